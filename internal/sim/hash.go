@@ -1,0 +1,62 @@
+package sim
+
+// FNV-1a parameters for 32 bits (http://www.isthe.com/chongo/tech/comp/fnv/).
+const (
+	fnvOffset32 = 2166136261
+	fnvPrime32  = 16777619
+)
+
+// Hash32 is ringreport's default key and point hash, "fnv1a-fmix": 32-bit
+// FNV-1a over the bytes of s, then murmur3's fmix32 finalizer. Plain FNV-1a
+// leaves keys that differ only in their last characters (key-1, key-2, …)
+// in clumps on the circle; the finalizer's avalanche spreads them.
+func Hash32(s string) uint32 {
+	h := uint32(fnvOffset32)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= fnvPrime32
+	}
+	return fmix32(h)
+}
+
+// hash32Bytes is Hash32 over a byte slice.
+func hash32Bytes(b []byte) uint32 {
+	h := uint32(fnvOffset32)
+	for _, c := range b {
+		h ^= uint32(c)
+		h *= fnvPrime32
+	}
+	return fmix32(h)
+}
+
+// fmix32 is the final avalanche step of MurmurHash3 (Austin Appleby,
+// public domain): every input bit affects every output bit.
+func fmix32(h uint32) uint32 {
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	h ^= h >> 16
+	return h
+}
+
+// mix64 is the SplitMix64 finalizer (Steele, Lea, Flood 2014), used to
+// fingerprint assignments; it is a bijection on uint64.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// nameHash64 is a 64-bit hash of a node name: FNV-1a 64 then mix64.
+func nameHash64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return mix64(h)
+}

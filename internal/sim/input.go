@@ -1,0 +1,127 @@
+package sim
+
+// This file holds the simulator's input: a Scenario is what internal/scenario
+// produces from YAML and what Replay consumes. It carries no positions and
+// no file names; validation with positions happens before it is built.
+
+// DefaultSeed is the seed used when a scenario names none.
+const DefaultSeed = 1
+
+// DefaultVNodes is the number of points per node of a ring rule that names
+// none (the "Ring" walkthrough's 160, also libketama's count per server).
+const DefaultVNodes = 160
+
+// Scenario is a validated description of one experiment: a key set, a
+// starting cluster, the placement rules to compare and the membership
+// changes to replay.
+type Scenario struct {
+	// Name identifies the scenario in output paths (the file name without
+	// .yaml). It must be non-empty.
+	Name string
+	// Title is a one-line human title. Required.
+	Title string
+	// About is optional Markdown shown at the top of the report.
+	About string
+	// Seed drives generated keys and every random choice.
+	Seed uint64
+	// Keys describes the key set.
+	Keys KeySpec
+	// Nodes is the starting cluster in join order. It must be non-empty
+	// and names must be distinct.
+	Nodes []NodeSpec
+	// Rules are the placement rules compared side by side. Labels must be
+	// distinct; Replay fills empty labels from Kind and parameters.
+	Rules []RuleSpec
+	// Replicas is the preference-list length at step 0 (≥ 1).
+	Replicas int
+	// Probes are keys whose positions and preference lists are tracked at
+	// every step.
+	Probes []string
+	// Steps are the membership changes after step 0, in order.
+	Steps []Step
+}
+
+// KeySpec describes a key set: either Count generated keys named
+// Prefix+number (the numbers come from the seed), or an explicit list.
+type KeySpec struct {
+	// Count is the number of generated keys (≥ 1) when List is nil.
+	Count int
+	// Prefix is prepended to each generated key; empty means "key-".
+	Prefix string
+	// List, when non-nil, is the explicit key set (from a keys file), in
+	// file order. Duplicates are allowed and count as separate keys.
+	List []string
+}
+
+// NodeSpec names a node and its weight.
+type NodeSpec struct {
+	// Name is the node's identity. Names are compared byte for byte.
+	Name string
+	// Weight is the node's relative capacity, ≥ 1; 0 means 1.
+	Weight int
+}
+
+// RuleSpec selects a placement rule and its parameters. Zero values mean
+// the rule's defaults.
+type RuleSpec struct {
+	// Kind is the rule's name: "ring" or "modulo" (more in later rules).
+	Kind string
+	// Label names the rule in output; unique within a scenario. Empty
+	// means Replay derives one (Kind, or Kind plus parameters when two
+	// rules share a kind).
+	Label string
+	// VNodes is the number of points per unit of weight for ring rules;
+	// 0 means DefaultVNodes.
+	VNodes int
+	// Hash names the key hash; empty means "fnv1a-fmix".
+	Hash string
+	// M is the maglev lookup-table size (a prime); 0 means the default.
+	M int
+	// Probes is the multi-probe rule's probe count; 0 means the default.
+	Probes int
+	// Epsilon is the bounded-load rule's slack ε (capacity ⌈(1+ε)·K/n⌉);
+	// 0 means the default.
+	Epsilon float64
+}
+
+// Op is the kind of a membership change.
+type Op int
+
+// The membership changes a step can make.
+const (
+	OpStart    Op = iota // step 0: the starting cluster
+	OpAdd                // add Nodes (join at the end of the join order)
+	OpRemove             // remove Nodes, or one random member when Random
+	OpFail               // fail Nodes, or one random live member when Random
+	OpRecover            // recover Nodes, or every failed member when All
+	OpVNodes             // set points per node of every ring rule to Value
+	OpReplicas           // set the preference-list length to Value
+	OpWeight             // set the weights of Nodes
+)
+
+var opNames = [...]string{"start", "add", "remove", "fail", "recover", "vnodes", "replicas", "weight"}
+
+// String returns the op's scenario spelling ("add", "remove", ...).
+func (o Op) String() string {
+	if o < 0 || int(o) >= len(opNames) {
+		return "op?"
+	}
+	return opNames[o]
+}
+
+// Step is one membership change.
+type Step struct {
+	// Op is what the step does.
+	Op Op
+	// Nodes are the nodes the step names (with weights for add and weight).
+	Nodes []NodeSpec
+	// Random picks one member with the scenario's seeded generator
+	// (remove and fail only).
+	Random bool
+	// All recovers every failed member (recover only).
+	All bool
+	// Value is the new count for vnodes and replicas steps.
+	Value int
+	// Note is shown beside the step in the report.
+	Note string
+}

@@ -1,0 +1,105 @@
+package sim
+
+import "strconv"
+
+// DefaultKeyPrefix is the prefix of generated keys when a scenario names none.
+const DefaultKeyPrefix = "key-"
+
+// KeySet is the scenario's keys in canonical order: ascending default
+// position (Hash32), ties broken by generation order. Every rule reports
+// per-key results in this order, so results of different rules line up.
+//
+// Generated keys are not stored as strings: key i is its prefix followed
+// by a seeded 32-bit number, and Name rebuilds it on demand.
+type KeySet struct {
+	// Pos holds Hash32 of each key, ascending.
+	Pos []uint32
+	// Gen holds each key's generation index: its place in the generated
+	// sequence or the keys file.
+	Gen []uint32
+
+	prefix string
+	feistel [4]uint32 // round keys of the seeded numbering
+	list    []string  // explicit keys in file order, or nil
+}
+
+// NewKeySet builds the key set a spec describes, with generated numbers
+// drawn from seed. The spec must be valid (Count ≥ 1 or List non-empty).
+func NewKeySet(spec KeySpec, seed uint64) *KeySet {
+	k := &KeySet{prefix: spec.Prefix, list: spec.List}
+	if k.prefix == "" {
+		k.prefix = DefaultKeyPrefix
+	}
+	r := newRand(seed, streamKeys)
+	for i := range k.feistel {
+		k.feistel[i] = r.Uint32()
+	}
+	n := spec.Count
+	if spec.List != nil {
+		n = len(spec.List)
+	}
+	pos := make([]uint32, n)
+	var buf []byte
+	for i := range pos {
+		buf = k.appendGen(buf[:0], uint32(i))
+		pos[i] = hash32Bytes(buf)
+	}
+	k.Pos, k.Gen = sortByPosition(pos)
+	return k
+}
+
+// Len returns the number of keys.
+func (k *KeySet) Len() int { return len(k.Pos) }
+
+// Name returns the key at canonical index i.
+func (k *KeySet) Name(i int) string { return string(k.AppendName(nil, i)) }
+
+// AppendName appends the key at canonical index i to dst.
+func (k *KeySet) AppendName(dst []byte, i int) []byte { return k.appendGen(dst, k.Gen[i]) }
+
+func (k *KeySet) appendGen(dst []byte, g uint32) []byte {
+	if k.list != nil {
+		return append(dst, k.list[g]...)
+	}
+	dst = append(dst, k.prefix...)
+	return strconv.AppendUint(dst, uint64(k.number(g)), 10)
+}
+
+// number maps a generation index to its key number with a four-round
+// Feistel network keyed by the seed: a bijection on uint32, so generated
+// keys are distinct, and different seeds give different key sets.
+func (k *KeySet) number(g uint32) uint32 {
+	l, r := uint16(g>>16), uint16(g)
+	for _, rk := range k.feistel {
+		l, r = r, l^uint16(fmix32(uint32(r)^rk))
+	}
+	return uint32(l)<<16 | uint32(r)
+}
+
+// sortByPosition returns pos sorted ascending and, for each sorted entry,
+// its original index; ties keep the original order (LSD radix sort, stable).
+func sortByPosition(pos []uint32) (sorted, index []uint32) {
+	n := len(pos)
+	sorted, index = make([]uint32, n), make([]uint32, n)
+	tmpP, tmpI := make([]uint32, n), make([]uint32, n)
+	for i := range pos {
+		sorted[i], index[i] = pos[i], uint32(i)
+	}
+	for shift := uint(0); shift < 32; shift += 8 {
+		var count [257]int
+		for _, p := range sorted {
+			count[(p>>shift)&0xff+1]++
+		}
+		for b := 1; b < 257; b++ {
+			count[b] += count[b-1]
+		}
+		for i, p := range sorted {
+			d := count[(p>>shift)&0xff]
+			count[(p>>shift)&0xff]++
+			tmpP[d], tmpI[d] = p, index[i]
+		}
+		sorted, tmpP = tmpP, sorted
+		index, tmpI = tmpI, index
+	}
+	return sorted, index
+}
