@@ -18,7 +18,7 @@ type KeySet struct {
 	// sequence or the keys file.
 	Gen []uint32
 
-	prefix string
+	prefix  string
 	feistel [4]uint32 // round keys of the seeded numbering
 	list    []string  // explicit keys in file order, or nil
 }

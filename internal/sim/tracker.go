@@ -16,7 +16,7 @@ type tracker struct {
 	cur      [][]NodeID
 	loads    []int // loads of the previous step
 	total    int
-	seen     map[uint64][]int   // fingerprint → distinct steps having it
+	seen     map[uint64][]int // fingerprint → distinct steps having it
 	snaps    map[int][]NodeID // step → primary owners, within budget
 	snapUsed int
 }
