@@ -1,0 +1,21 @@
+// Package sim replays cluster-membership changes over a fixed key set
+// under several placement rules and measures, exactly, what each change
+// costs each rule.
+//
+// The pipeline has three stages, all pure and deterministic:
+//
+//  1. NewTimeline resolves a Scenario's steps into the membership after
+//     every step (random choices come from a PCG generator seeded by the
+//     scenario), independent of any rule.
+//  2. NewKeySet generates or takes the keys and sorts them by their
+//     default position (Hash32); this canonical order is shared by every
+//     rule, so per-key results line up across rules.
+//  3. Replay runs each rule (a placer) through the timeline: at every
+//     step the rule assigns every key a preference list, and a tracker
+//     compares it with the previous step's to count moved, needed and
+//     ideal moves, replica changes, a fingerprint and exact recurrences.
+//
+// Counts are integers. Floating-point figures (Balance) are derived from
+// them at the edge, for presentation. Nothing here reads files, the
+// clock or a global random source.
+package sim
