@@ -1,0 +1,72 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/diff"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden testdata/bad/*.err files")
+
+// dirReader reads keys files from dir, with an OS-independent error for a
+// missing file so that golden messages are the same everywhere.
+func dirReader(dir string) func(string) ([]byte, error) {
+	return func(rel string) ([]byte, error) {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fs.ErrNotExist
+		}
+		return data, err
+	}
+}
+
+// TestParseBad parses each testdata/bad/*.yaml and compares the error
+// text with the golden .err file beside it.
+func TestParseBad(t *testing.T) {
+	files, err := filepath.Glob("testdata/bad/*.yaml")
+	if err != nil || len(files) < 25 {
+		t.Fatalf("found %d bad inputs (err %v); want at least 25", len(files), err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Parse(filepath.Base(file), src, Options{ReadFile: dirReader("testdata/bad")})
+			if err == nil {
+				t.Fatalf("Parse succeeded with %+v; want errors", s)
+			}
+			if s != nil {
+				t.Errorf("Parse returned a scenario with its errors")
+			}
+			checkGolden(t, strings.TrimSuffix(file, ".yaml")+".err", []byte(err.Error()+"\n"))
+		})
+	}
+}
+
+// checkGolden compares got with the golden file, or rewrites it under
+// -update.
+func checkGolden(t *testing.T, golden string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("error text differs from %s (run go test -update to accept):\n%s", golden, diff.Diff(golden, want, "got", got))
+	}
+}

@@ -1,0 +1,117 @@
+package scenario
+
+import (
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/sim"
+	"go.yaml.in/yaml/v3"
+)
+
+// nodeMapKeys are the keys of a {name, weight} node entry.
+var nodeMapKeys = []string{"name", "weight"}
+
+// reserved are the words that steps use in place of node names.
+var reserved = map[string]string{
+	"random": "remove: random and fail: random pick a node at random",
+	"all":    "recover: all recovers every failed node",
+}
+
+// nodes decodes the starting cluster: a count or a list of entries. It
+// returns the entry behind each NodeSpec (nil for the count form).
+func (p *parser) nodes(n *yaml.Node) ([]sim.NodeSpec, []*yaml.Node) {
+	const want = "a count such as 5 or a list of names such as [a, b, c]"
+	switch {
+	case isInt(n):
+		c, _ := p.intIn(n, "nodes", 1, MaxNodes)
+		specs := make([]sim.NodeSpec, c)
+		for i := range specs {
+			specs[i].Name = "node-" + strconv.Itoa(i+1)
+		}
+		return specs, nil
+	case n.Kind != yaml.SequenceNode:
+		p.typeError(n, "nodes", want)
+		return nil, nil
+	case len(n.Content) == 0:
+		p.errorf(n, "nodes must list at least one node, such as [a, b, c]")
+		return nil, nil
+	case len(n.Content) > MaxNodes:
+		p.errorf(n, "nodes lists %d nodes; at most %d (MaxNodes) are allowed", len(n.Content), MaxNodes)
+		return nil, nil
+	}
+	return p.entries(n.Content, "nodes: ", true)
+}
+
+// entries decodes a list of node entries, reporting names listed twice.
+func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]sim.NodeSpec, []*yaml.Node) {
+	var specs []sim.NodeSpec
+	var pos []*yaml.Node
+	first := map[string]*yaml.Node{}
+	for _, e := range list {
+		ns, ok := p.entry(e, ctx, weighted)
+		if !ok {
+			continue
+		}
+		if f, dup := first[ns.Name]; dup {
+			p.errorf(e, "%snode %q is listed twice (first at line %d, column %d); node names must be distinct", ctx, ns.Name, f.Line, f.Column)
+			continue
+		}
+		first[ns.Name] = e
+		specs = append(specs, ns)
+		pos = append(pos, e)
+	}
+	return specs, pos
+}
+
+// entry decodes one node: a name, or {name, weight} when weighted.
+func (p *parser) entry(e *yaml.Node, ctx string, weighted bool) (sim.NodeSpec, bool) {
+	if e.Kind == yaml.MappingNode && weighted {
+		return p.weightedEntry(e, ctx)
+	}
+	if e.Kind != yaml.ScalarNode {
+		want := "a string"
+		if weighted {
+			want = "a string or {name: <name>, weight: <weight>}"
+		}
+		p.typeError(e, ctx+"a node", want)
+		return sim.NodeSpec{}, false
+	}
+	name, ok := p.nodeName(e, ctx)
+	return sim.NodeSpec{Name: name}, ok
+}
+
+// weightedEntry decodes {name: a, weight: 2}.
+func (p *parser) weightedEntry(e *yaml.Node, ctx string) (sim.NodeSpec, bool) {
+	fs, _ := p.fields(e, ctx+"a node", "")
+	var ns sim.NodeSpec
+	named, ok := false, true
+	for _, f := range fs {
+		switch f.key.Value {
+		case "name":
+			named = true
+			var good bool
+			ns.Name, good = p.nodeName(f.val, ctx)
+			ok = ok && good
+		case "weight":
+			var good bool
+			ns.Weight, good = p.intIn(f.val, ctx+"weight", 1, MaxWeight)
+			ok = ok && good
+		default:
+			p.unknownKey(f.key, ctx, nodeMapKeys)
+			ok = false
+		}
+	}
+	if !named {
+		p.errorf(e, "%sa node entry needs a name, such as {name: a, weight: 2}", ctx)
+	}
+	return ns, ok && named
+}
+
+// nodeName validates a node name, which must not be a reserved word.
+func (p *parser) nodeName(n *yaml.Node, ctx string) (string, bool) {
+	s, ok := p.name(n, ctx+"node name")
+	if why, bad := reserved[s]; ok && bad {
+		p.errorf(n, "%snode name %q is reserved (%s); choose another name", ctx, s, why)
+		return "", false
+	}
+	return s, ok
+}

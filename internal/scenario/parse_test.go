@@ -1,0 +1,251 @@
+package scenario
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// fullSrc exercises every key and every operation.
+const fullSrc = `# yaml-language-server: $schema=../schema.json
+title: Adding and removing nodes
+about: |
+  Nine hundred keys, five nodes, two rules.
+seed: 7
+keys: {count: 900, prefix: "user:"}
+nodes: [a, b, {name: c, weight: 2}, d, e]
+rules:
+  - ring
+  - {rule: ring, vnodes: 1, label: "ring, 1 point per node"}
+  - modulo
+  - {rule: maglev, m: 65537, hash: xxhash64}
+  - {rule: bounded, epsilon: 0.25, vnodes: 40}
+  - {rule: multiprobe, probes: 21, hash: crc32}
+  - ketama
+replicas: 2
+probes: ["user:42", key-7, 42]
+steps:
+  - add: f
+  - add: [g, {name: h, weight: 3}]
+  - fail: b
+  - recover: b
+  - fail: [a, c]
+  - recover: all
+  - vnodes: 240
+  - replicas: 3
+  - weight: {a: 2, d: 4}
+  - remove: e
+  - add: e
+    note: Re-add the node that left
+  - remove: random
+`
+
+var fullWant = &sim.Scenario{
+	Name:  "full",
+	Title: "Adding and removing nodes",
+	About: "Nine hundred keys, five nodes, two rules.\n",
+	Seed:  7,
+	Keys:  sim.KeySpec{Count: 900, Prefix: "user:"},
+	Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c", Weight: 2}, {Name: "d"}, {Name: "e"}},
+	Rules: []sim.RuleSpec{
+		{Kind: "ring", Label: "ring"},
+		{Kind: "ring", Label: "ring, 1 point per node", VNodes: 1},
+		{Kind: "modulo", Label: "modulo"},
+		{Kind: "maglev", Label: "maglev", M: 65537, Hash: "xxhash64"},
+		{Kind: "bounded", Label: "bounded", Epsilon: 0.25, VNodes: 40},
+		{Kind: "multiprobe", Label: "multiprobe", Probes: 21, Hash: "crc32"},
+		{Kind: "ketama", Label: "ketama"},
+	},
+	Replicas: 2,
+	Probes:   []string{"user:42", "key-7", "42"},
+	Steps: []sim.Step{
+		{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "f"}}},
+		{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "g"}, {Name: "h", Weight: 3}}},
+		{Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "b"}}},
+		{Op: sim.OpRecover, Nodes: []sim.NodeSpec{{Name: "b"}}},
+		{Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "c"}}},
+		{Op: sim.OpRecover, All: true},
+		{Op: sim.OpVNodes, Value: 240},
+		{Op: sim.OpReplicas, Value: 3},
+		{Op: sim.OpWeight, Nodes: []sim.NodeSpec{{Name: "a", Weight: 2}, {Name: "d", Weight: 4}}},
+		{Op: sim.OpRemove, Nodes: []sim.NodeSpec{{Name: "e"}}},
+		{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "e"}}, Note: "Re-add the node that left"},
+		{Op: sim.OpRemove, Random: true},
+	},
+}
+
+// minimal returns the scenario that "title: T, keys: 10, nodes: [a]"
+// gives, for tests to adjust.
+func minimal(name string) *sim.Scenario {
+	return &sim.Scenario{
+		Name: name, Title: "T", Seed: sim.DefaultSeed, Keys: sim.KeySpec{Count: 10},
+		Nodes: []sim.NodeSpec{{Name: "a"}}, Rules: defaultRules(), Replicas: 1,
+	}
+}
+
+func TestParseValid(t *testing.T) {
+	tests := []struct {
+		name string // file name passed to Parse
+		src  string
+		want func() *sim.Scenario
+	}{
+		{"dir/full.yaml", fullSrc, func() *sim.Scenario { return fullWant }},
+		{"minimal.yaml", "title: T\nkeys: 10\nnodes: [a]\n", func() *sim.Scenario { return minimal("minimal") }},
+		{`dir\sub\win.yml`, "---\ntitle: T\nkeys: 10\nnodes: [a]\n...\n", func() *sim.Scenario { return minimal("win") }},
+		{"noext", "title: T\nkeys: 10\nnodes:\n  - a\n", func() *sim.Scenario { return minimal("noext") }},
+		{"count.yaml", "title: T\nkeys: 10\nnodes: 3\n", func() *sim.Scenario {
+			s := minimal("count")
+			s.Nodes = []sim.NodeSpec{{Name: "node-1"}, {Name: "node-2"}, {Name: "node-3"}}
+			return s
+		}},
+		{"seed.yaml", "title: T\nseed: 18446744073709551615\nkeys: 10\nnodes: [a]\n", func() *sim.Scenario {
+			s := minimal("seed")
+			s.Seed = 1<<64 - 1
+			return s
+		}},
+		{"seed0.yaml", "title: T\nseed: 0\nkeys: 0x10\nnodes: [a]\n", func() *sim.Scenario {
+			s := minimal("seed0")
+			s.Seed, s.Keys.Count = 0, 16
+			return s
+		}},
+		{"file.yaml", "title: T\nkeys: {file: sub/keys.txt}\nnodes: [a]\n", func() *sim.Scenario {
+			s := minimal("file")
+			s.Keys = sim.KeySpec{List: []string{"k1", " k2", "k3"}}
+			return s
+		}},
+		{"anchor.yaml", "title: T\nkeys: 10\nnodes: &n [a]\nrules: [jump, rendezvous, slots]\nprobes: []\nsteps: []\n", func() *sim.Scenario {
+			s := minimal("anchor")
+			s.Rules = []sim.RuleSpec{{Kind: "jump", Label: "jump"}, {Kind: "rendezvous", Label: "rendezvous"}, {Kind: "slots", Label: "slots"}}
+			return s
+		}},
+		{"unicode.yaml", "title: Zürich – 東京\nkeys: 10\nnodes: [\"é\", ü]\n", func() *sim.Scenario {
+			s := minimal("unicode")
+			s.Title, s.Nodes = "Zürich – 東京", []sim.NodeSpec{{Name: "é"}, {Name: "ü"}}
+			return s
+		}},
+	}
+	opts := Options{ReadFile: func(rel string) ([]byte, error) {
+		if rel != "sub/keys.txt" {
+			return nil, os.ErrNotExist
+		}
+		return []byte("k1\r\n\n k2\n  \r\nk3"), nil
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse(tt.name, []byte(tt.src), opts)
+			if err != nil {
+				t.Fatalf("Parse: unexpected error:\n%v", err)
+			}
+			if want := tt.want(); !reflect.DeepEqual(got, want) {
+				t.Errorf("Parse:\n got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestParseErrorList(t *testing.T) {
+	_, err := Parse("x.yaml", []byte("title: 5\nkeys: 0\nnodes: []\n"), Options{})
+	var list ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("Parse error is %T, want ErrorList", err)
+	}
+	want := "x.yaml:1:8: title must be a string; got the number 5 (quote it to use it as text)\n" +
+		"x.yaml:2:7: keys must be from 1 to 50000000; got 0\n" +
+		"x.yaml:3:8: nodes must list at least one node, such as [a, b, c]"
+	if err.Error() != want {
+		t.Errorf("Error():\n%s\nwant:\n%s", err, want)
+	}
+	var one *Error
+	if !errors.As(err, &one) || one.Line != 1 || one.Col != 8 {
+		t.Errorf("errors.As(*Error) = %+v, want the first error at 1:8", one)
+	}
+}
+
+func TestParseKeysFileWithoutReader(t *testing.T) {
+	_, err := Parse("k.yaml", []byte("title: T\nkeys: {file: keys.txt}\nnodes: [a]\n"), Options{})
+	want := "k.yaml:2:14: keys files cannot be read here; use keys: <count> or {count: <count>, prefix: <text>}"
+	if err == nil || err.Error() != want {
+		t.Errorf("Parse error:\n%v\nwant:\n%s", err, want)
+	}
+}
+
+func TestParseLimits(t *testing.T) {
+	check := func(t *testing.T, src, want string) {
+		t.Helper()
+		_, err := Parse("l.yaml", []byte(src), Options{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse error:\n%v\nwant it to contain %q", err, want)
+		}
+	}
+	base := "title: T\nkeys: 10\n"
+	t.Run("steps", func(t *testing.T) {
+		check(t, base+"nodes: [a]\nsteps: ["+strings.Repeat("{vnodes: 1},", MaxSteps+1)+"]\n",
+			"l.yaml:4:8: steps lists 10001 steps; at most 10000 (MaxSteps) are allowed")
+	})
+	t.Run("nodes", func(t *testing.T) {
+		check(t, base+"nodes: ["+strings.Repeat("a,", MaxNodes+1)+"]\n",
+			"l.yaml:3:8: nodes lists 10001 nodes; at most 10000 (MaxNodes) are allowed")
+	})
+	t.Run("node-steps", func(t *testing.T) {
+		check(t, base+"nodes: 1000\nsteps: ["+strings.Repeat("{vnodes: 1},", 1999)+"{add: [x, y]}]\n",
+			"l.yaml:3:8: up to 1002 nodes over 2001 steps is too much to replay: 2005002 node-steps, over the limit of 2000000 (MaxNodeSteps); use fewer nodes or steps")
+	})
+	t.Run("probes", func(t *testing.T) {
+		check(t, base+"nodes: [a]\nprobes: ["+strings.Repeat("k,", MaxProbes+1)+"]\n",
+			"l.yaml:4:9: probes lists 65 keys; at most 64 (MaxProbes) are allowed")
+	})
+	t.Run("keys file", func(t *testing.T) {
+		_, err := Parse("l.yaml", []byte("title: T\nkeys: {file: k}\nnodes: [a]\n"), Options{ReadFile: func(string) ([]byte, error) {
+			return []byte(strings.Repeat("k\n", MaxKeys+1)), nil
+		}})
+		want := `l.yaml:2:14: keys file "k" holds 50000001 keys; at most 50000000 (MaxKeys) are allowed`
+		if err == nil || err.Error() != want {
+			t.Errorf("Parse error:\n%v\nwant:\n%s", err, want)
+		}
+	})
+}
+
+func TestSuggest(t *testing.T) {
+	for _, tt := range []struct{ word, want string }{
+		{"vnode", "vnodes"}, {"VNodes", "vnodes"}, {"hsh", "hash"}, {"hsah", ""}, {"labl", "label"},
+		{"x", ""}, {"mm", "m"}, {"colour", ""}, {"", ""},
+	} {
+		if got := suggest(tt.word, ruleMapKeys); got != tt.want {
+			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+	if got := suggest("titel", topKeys); got != "title" {
+		t.Errorf("suggest(titel, topKeys) = %q, want title", got)
+	}
+}
+
+func TestParseValidFile(t *testing.T) {
+	const file = "testdata/valid/keys-file.yaml"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse(file, src, Options{ReadFile: dirReader("testdata/valid")})
+	if err != nil {
+		t.Fatalf("Parse: unexpected error:\n%v", err)
+	}
+	want := &sim.Scenario{
+		Name: "keys-file", Title: "Keys from a file", About: "The keys come from data/keys.txt, one per line.",
+		Seed: sim.DefaultSeed, Keys: sim.KeySpec{List: []string{"user:1", "user:2", "user:42", "user:1"}},
+		Nodes:    []sim.NodeSpec{{Name: "cache-a"}, {Name: "cache-b", Weight: 2}, {Name: "cache-c"}},
+		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "jump", Label: "jump", Hash: "md5"}},
+		Replicas: 1, Probes: []string{"user:42"},
+		Steps: []sim.Step{
+			{Op: sim.OpFail, Random: true},
+			{Op: sim.OpRecover, All: true},
+			{Op: sim.OpRemove, Nodes: []sim.NodeSpec{{Name: "cache-b"}}, Note: "Decommission the big node"},
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Parse:\n got %+v\nwant %+v", got, want)
+	}
+}

@@ -1,0 +1,202 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+	"go.yaml.in/yaml/v3"
+)
+
+// topKeys are the keys of a scenario mapping, in documentation order.
+var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps"}
+
+// membershipKeys are the top-level keys whose errors make a Timeline
+// meaningless, so that NewTimeline is not run.
+var membershipKeys = map[string]bool{"seed": true, "nodes": true, "steps": true}
+
+// scenario walks the root mapping.
+func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
+	s := &sim.Scenario{Name: p.scenarioName(), Seed: sim.DefaultSeed, Replicas: 1, Rules: defaultRules()}
+	fs, ok := p.fields(root, "a scenario", "a mapping with keys such as title, keys, nodes and steps")
+	if !ok {
+		return s
+	}
+	seen := map[string]bool{}
+	membershipOK := true
+	for _, f := range fs {
+		before := len(p.errs)
+		seen[f.key.Value] = p.topField(s, f)
+		seen[typoOf(f.key.Value)] = true
+		if len(p.errs) > before && membershipKeys[f.key.Value] {
+			membershipOK = false
+		}
+	}
+	for _, req := range []struct{ key, example string }{
+		{"title", "title: Adding a node"}, {"keys", "keys: 1000"}, {"nodes", "nodes: [a, b, c]"},
+	} {
+		if !seen[req.key] {
+			p.errorf(root, "missing %s; add a line such as %q", req.key, req.example)
+			membershipOK = membershipOK && req.key != "nodes"
+		}
+	}
+	if membershipOK && !p.aliased {
+		p.timeline(s)
+	}
+	return s
+}
+
+// topField decodes one top-level pair into s and reports whether the key
+// is known.
+func (p *parser) topField(s *sim.Scenario, f field) bool {
+	switch f.key.Value {
+	case "title":
+		s.Title = p.title(f.val)
+	case "about":
+		s.About, _ = p.str(f.val, "about")
+	case "seed":
+		if v, ok := p.uint64Val(f.val, "seed"); ok {
+			s.Seed = v
+		}
+	case "keys":
+		s.Keys = p.keys(f.val)
+	case "nodes":
+		p.nodesVal = f.val
+		s.Nodes, p.nodeEntries = p.nodes(f.val)
+	case "rules":
+		s.Rules = p.rules(f.val)
+	case "replicas":
+		s.Replicas, _ = p.intIn(f.val, "replicas", 1, MaxReplicas)
+	case "probes":
+		s.Probes = p.probes(f.val)
+	case "steps":
+		s.Steps = p.stepList(f.val)
+	default:
+		p.unknownKey(f.key, "", topKeys)
+		return false
+	}
+	return true
+}
+
+// typoOf returns the known top-level key that an unknown key is an obvious
+// typo of, so that "titel" is not also reported as a missing title.
+func typoOf(key string) string {
+	if slices.Contains(topKeys, key) {
+		return ""
+	}
+	return suggest(key, topKeys)
+}
+
+// scenarioName is the file's base name without .yaml or .yml.
+func (p *parser) scenarioName() string {
+	base := p.file[strings.LastIndexAny(p.file, `/\`)+1:]
+	for _, ext := range []string{".yaml", ".yml"} {
+		if b, ok := strings.CutSuffix(base, ext); ok {
+			base = b
+			break
+		}
+	}
+	if base == "" {
+		p.errs = append(p.errs, &Error{File: p.file, Msg: "the file name gives an empty scenario name; name the file after the scenario, such as ring.yaml"})
+	}
+	return base
+}
+
+// title validates the required one-line title.
+func (p *parser) title(n *yaml.Node) string {
+	s, ok := p.str(n, "title")
+	switch {
+	case !ok:
+	case strings.TrimSpace(s) == "":
+		p.errorf(n, "title must not be empty; give the scenario a one-line title")
+	case strings.ContainsAny(s, "\r\n"):
+		p.errorf(n, "title must be one line; put longer text in about")
+	case p.checkText(n, "title", s):
+		return s
+	}
+	return ""
+}
+
+// probes decodes the list of keys to track. Numbers are taken as their
+// text, so probes: [42] tracks the key "42".
+func (p *parser) probes(n *yaml.Node) []string {
+	const want = `a list of keys, such as ["user:42", "key-7"]`
+	if n.Kind != yaml.SequenceNode {
+		p.typeError(n, "probes", want)
+		return nil
+	}
+	if len(n.Content) > MaxProbes {
+		p.errorf(n, "probes lists %d keys; at most %d (MaxProbes) are allowed", len(n.Content), MaxProbes)
+		return nil
+	}
+	var out []string
+	seen := map[string]int{}
+	for _, e := range n.Content {
+		if k, ok := p.probe(e); ok {
+			if line, dup := seen[k]; dup {
+				p.errorf(e, "duplicate probe %q (first listed at line %d); list each key once", clip(k), line)
+				continue
+			}
+			seen[k] = e.Line
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (p *parser) probe(e *yaml.Node) (string, bool) {
+	if e.Kind != yaml.ScalarNode || (e.Tag != tagStr && e.Tag != tagInt && e.Tag != tagFloat) {
+		p.typeError(e, "a probe", "a key (a string)")
+		return "", false
+	}
+	switch {
+	case e.Value == "":
+		p.errorf(e, "a probe must not be empty; list keys such as \"user:42\"")
+		return "", false
+	case len(e.Value) > MaxNameLen:
+		p.errorf(e, "probe %q is %d bytes long; at most %d are allowed", clip(e.Value), len(e.Value), MaxNameLen)
+		return "", false
+	}
+	return e.Value, p.checkText(e, "probe", e.Value)
+}
+
+// timeline replays the membership changes and reports each StepError at
+// the step, or the node entry within it, that it is about.
+func (p *parser) timeline(s *sim.Scenario) {
+	if !p.replayable(s) {
+		return
+	}
+	_, errs := sim.NewTimeline(s)
+	for _, e := range errs {
+		n, prefix := p.nodesVal, "nodes: "
+		entries := p.nodeEntries
+		if e.Step > 0 && e.Step <= len(p.steps) {
+			sp := p.steps[e.Step-1]
+			n, entries, prefix = sp.op, sp.entries, fmt.Sprintf("step %d: ", e.Step)
+		}
+		if e.Node >= 0 && e.Node < len(entries) {
+			n = entries[e.Node]
+		}
+		if n == nil { // cannot happen: nodes is required before replaying
+			n = &yaml.Node{}
+		}
+		p.errorf(n, "%s%s", prefix, e.Msg)
+	}
+}
+
+// replayable reports whether s is within MaxNodeSteps.
+func (p *parser) replayable(s *sim.Scenario) bool {
+	nodes := len(s.Nodes)
+	for _, st := range s.Steps {
+		if st.Op == sim.OpAdd {
+			nodes += len(st.Nodes)
+		}
+	}
+	if work := nodes * (len(s.Steps) + 1); work > MaxNodeSteps {
+		p.errorf(p.nodesVal, "up to %d nodes over %d steps is too much to replay: %d node-steps, over the limit of %d (MaxNodeSteps); use fewer nodes or steps",
+			nodes, len(s.Steps)+1, work, MaxNodeSteps)
+		return false
+	}
+	return true
+}

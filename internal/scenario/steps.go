@@ -1,0 +1,166 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+	"go.yaml.in/yaml/v3"
+)
+
+// opKeys are the operations a step may hold, in sim.Op order.
+var opKeys = []string{"add", "remove", "fail", "recover", "vnodes", "replicas", "weight"}
+
+// stepPos records where a step's parts are, to place Timeline errors.
+type stepPos struct {
+	op      *yaml.Node   // the operation's key
+	entries []*yaml.Node // the entry behind each of the step's Nodes
+}
+
+// stepList decodes the steps; p.steps gets one stepPos per step.
+func (p *parser) stepList(n *yaml.Node) []sim.Step {
+	if n.Kind != yaml.SequenceNode {
+		p.typeError(n, "steps", "a list such as [{add: f}, {remove: a}]")
+		return nil
+	}
+	if len(n.Content) > MaxSteps {
+		p.errorf(n, "steps lists %d steps; at most %d (MaxSteps) are allowed", len(n.Content), MaxSteps)
+		return nil
+	}
+	var steps []sim.Step
+	for i, e := range n.Content {
+		st, pos := p.step(e, i+1)
+		steps = append(steps, st)
+		p.steps = append(p.steps, pos)
+	}
+	return steps
+}
+
+// step decodes step number num: one operation and an optional note.
+func (p *parser) step(n *yaml.Node, num int) (sim.Step, stepPos) {
+	var st sim.Step
+	pos := stepPos{op: n}
+	fs, ok := p.fields(n, fmt.Sprintf("step %d", num), "a mapping with one operation, such as {add: f}")
+	if !ok {
+		return st, pos
+	}
+	ctx := fmt.Sprintf("step %d: ", num)
+	var op *field
+	unknown := false
+	for _, f := range fs {
+		switch k := f.key.Value; {
+		case k == "note":
+			st.Note, _ = p.str(f.val, ctx+"note")
+		case !slices.Contains(opKeys, k):
+			p.unknownOp(f.key, ctx)
+			unknown = true
+		case op != nil:
+			p.errorf(f.key, "step %d has two operations, %s and %s; split them into two steps", num, op.key.Value, k)
+		default:
+			op = &f
+		}
+	}
+	if op == nil {
+		if !unknown {
+			p.errorf(n, "step %d has no operation; want one of %s", num, strings.Join(opKeys, ", "))
+		}
+		return st, pos
+	}
+	pos.op = op.key
+	pos.entries = p.operation(&st, *op, ctx)
+	return st, pos
+}
+
+// unknownOp reports a step key that is neither an operation nor note.
+func (p *parser) unknownOp(k *yaml.Node, ctx string) {
+	if suggest(k.Value, []string{"note"}) != "" {
+		p.errorf(k, "%sunknown key %q; did you mean \"note\"?", ctx, k.Value)
+		return
+	}
+	p.errorf(k, "%sunknown operation %q%s; want one of %s", ctx, clip(k.Value), didYouMean(k.Value, opKeys), strings.Join(opKeys, ", "))
+}
+
+// operation decodes the operation f into st and returns the YAML entry
+// behind each of st.Nodes.
+func (p *parser) operation(st *sim.Step, f field, ctx string) []*yaml.Node {
+	st.Op = sim.Op(slices.Index(opKeys, f.key.Value) + 1)
+	v := f.val
+	switch st.Op {
+	case sim.OpVNodes:
+		st.Value, _ = p.intIn(v, ctx+"vnodes", 1, MaxVNodes)
+	case sim.OpReplicas:
+		st.Value, _ = p.intIn(v, ctx+"replicas", 1, MaxReplicas)
+	case sim.OpWeight:
+		var entries []*yaml.Node
+		st.Nodes, entries = p.weights(v, ctx)
+		return entries
+	case sim.OpRemove, sim.OpFail:
+		st.Random = isWord(v, "random")
+	case sim.OpRecover:
+		st.All = isWord(v, "all")
+	}
+	if st.Op == sim.OpVNodes || st.Op == sim.OpReplicas || st.Random || st.All {
+		return nil
+	}
+	var entries []*yaml.Node
+	st.Nodes, entries = p.targets(v, ctx, st.Op)
+	return entries
+}
+
+// isWord reports whether n is the plain string word.
+func isWord(n *yaml.Node, word string) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == tagStr && n.Value == word
+}
+
+// targets decodes the nodes an add, remove, fail or recover step names:
+// one entry or a non-empty list of them; only add takes weights.
+func (p *parser) targets(v *yaml.Node, ctx string, op sim.Op) ([]sim.NodeSpec, []*yaml.Node) {
+	weighted := op == sim.OpAdd
+	list := []*yaml.Node{v}
+	switch {
+	case v.Kind == yaml.SequenceNode && len(v.Content) == 0:
+		p.errorf(v, "%s%s needs at least one node; got an empty list", ctx, op)
+		return nil, nil
+	case v.Kind == yaml.SequenceNode:
+		list = v.Content
+	case v.Kind == yaml.ScalarNode, v.Kind == yaml.MappingNode && weighted:
+	default:
+		p.typeError(v, ctx+op.String(), targetsWant(op))
+		return nil, nil
+	}
+	return p.entries(list, ctx, weighted)
+}
+
+// targetsWant describes what an operation takes, for messages.
+func targetsWant(op sim.Op) string {
+	switch op {
+	case sim.OpAdd:
+		return "a name, a list of names or {name: <name>, weight: <weight>}"
+	case sim.OpRecover:
+		return "a name, a list of names or all"
+	}
+	return "a name, a list of names or random"
+}
+
+// weights decodes a weight step: a non-empty mapping from name to weight.
+func (p *parser) weights(v *yaml.Node, ctx string) ([]sim.NodeSpec, []*yaml.Node) {
+	fs, ok := p.fields(v, ctx+"weight", "a mapping from node name to weight, such as {a: 2}")
+	if !ok {
+		return nil, nil
+	}
+	if len(fs) == 0 {
+		p.errorf(v, "%sweight needs at least one node, such as {a: 2}", ctx)
+	}
+	var specs []sim.NodeSpec
+	var entries []*yaml.Node
+	for _, f := range fs {
+		name, ok1 := p.nodeName(f.key, ctx)
+		w, ok2 := p.intIn(f.val, fmt.Sprintf("%sweight of %q", ctx, clip(f.key.Value)), 1, MaxWeight)
+		if ok1 && ok2 {
+			specs = append(specs, sim.NodeSpec{Name: name, Weight: w})
+			entries = append(entries, f.key)
+		}
+	}
+	return specs, entries
+}
