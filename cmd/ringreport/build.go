@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ringreport/ringreport/internal/outdir"
+	"github.com/ringreport/ringreport/internal/site"
+)
+
+func runBuild(args []string, stdout, stderr io.Writer) int {
+	var f buildFlags
+	fs := newFlagSet("build", "[path ...]", stderr)
+	f.register(fs)
+	fs.BoolVar(&f.force, "force", false, "replace the output directory even if ringreport did not write it")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	files, code := buildFiles(fs.Args(), f, stderr)
+	if code != exitOK {
+		return code
+	}
+	if err := outdir.Write(f.out, files, f.force); err != nil {
+		fmt.Fprintln(stderr, "ringreport:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// buildFiles reads and builds the scenarios paths name, printing errors.
+func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, int) {
+	inputs, err := readInputs(paths)
+	if err != nil {
+		fmt.Fprintln(stderr, "ringreport:", err)
+		return nil, exitError
+	}
+	opts := site.Options{Jobs: f.jobs}
+	if f.templates != "" {
+		opts.Templates = os.DirFS(f.templates)
+	}
+	built, err := site.Build(inputs, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, exitError
+	}
+	files := make([]outdir.File, len(built))
+	for i, b := range built {
+		files[i] = outdir.File(b)
+	}
+	return files, exitOK
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	var f buildFlags
+	fs := newFlagSet("check", "[path ...]", stderr)
+	f.register(fs)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	files, code := buildFiles(fs.Args(), f, stderr)
+	if code != exitOK {
+		return code
+	}
+	diffs, err := outdir.Diff(f.out, files)
+	if err != nil {
+		fmt.Fprintln(stderr, "ringreport:", err)
+		return exitError
+	}
+	if len(diffs) == 0 {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ringreport: %s is stale (%d files differ):\n", f.out, len(diffs))
+	for _, d := range diffs {
+		fmt.Fprintln(stderr, "\t"+d)
+	}
+	fmt.Fprintf(stderr, "run 'go run ./cmd/ringreport build -o %s' and commit the result\n", f.out)
+	return exitStale
+}
+
+func runValidate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("validate", "[path ...]", stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	inputs, err := readInputs(fs.Args())
+	if err != nil {
+		fmt.Fprintln(stderr, "ringreport:", err)
+		return exitError
+	}
+	if _, err := site.Parse(inputs); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "%d scenario(s) ok\n", len(inputs))
+	return exitOK
+}

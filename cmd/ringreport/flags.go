@@ -1,0 +1,46 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// buildFlags are the flags shared by build and check.
+type buildFlags struct {
+	out       string
+	jobs      int
+	templates string
+	force     bool
+}
+
+// newFlagSet returns a flag set for a subcommand whose usage goes to w.
+func newFlagSet(name, args string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("ringreport "+name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "usage: ringreport %s [flags] %s\n\nFlags:\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func (b *buildFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&b.out, "o", "out", "write the site to `dir`")
+	fs.IntVar(&b.jobs, "j", 0, "replay up to `n` scenarios at once (0: one per CPU)")
+	fs.StringVar(&b.templates, "templates", "", "read page templates from `dir` instead of the built-in ones")
+}
+
+// parseFlags parses args and maps -h and bad flags to exit codes; ok is
+// false when the command should stop with code.
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK, false
+	case err != nil:
+		return exitUsage, false
+	}
+	return 0, true
+}

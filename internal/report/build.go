@@ -1,0 +1,235 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/svg"
+)
+
+// Build turns a finished replay and its figures into the report model.
+// res must come from sim.Replay. It fails when the result cannot be
+// reported faithfully: no states, no rules, or two rules with one label.
+func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
+	if err := check(res); err != nil {
+		return nil, err
+	}
+	s := res.Scenario
+	r := &Report{
+		Name:    s.Name,
+		Title:   cmp.Or(s.Title, s.Name),
+		About:   strings.TrimSpace(s.About),
+		Setup:   setup(res),
+		Rules:   ruleInfos(res),
+		Summary: summary(res),
+	}
+	r.Comparison = comparison(res, r.Summary)
+	for i := range res.Timeline.States {
+		r.Steps = append(r.Steps, stepSection(res, i))
+	}
+	r.Probes = probeTable(res)
+	placeFigures(r, figs)
+	return r, nil
+}
+
+// check rejects results that the renderers cannot report faithfully.
+func check(res *sim.Result) error {
+	switch {
+	case res == nil || res.Scenario == nil || res.Timeline == nil || res.Keys == nil:
+		return errors.New("incomplete replay result")
+	case len(res.Timeline.States) == 0:
+		return errors.New("replay result has no steps")
+	case len(res.Rules) == 0:
+		return errors.New("replay result has no rules")
+	}
+	seen := map[string]bool{}
+	for _, rr := range res.Rules {
+		if seen[rr.Spec.Label] {
+			return fmt.Errorf("two rules are labelled %q", rr.Spec.Label)
+		}
+		seen[rr.Spec.Label] = true
+		if len(rr.Steps) != len(res.Timeline.States) {
+			return fmt.Errorf("rule %q has %d steps, the timeline %d", rr.Spec.Label, len(rr.Steps), len(res.Timeline.States))
+		}
+	}
+	return nil
+}
+
+// setup describes the scenario's inputs.
+func setup(res *sim.Result) Setup {
+	s := res.Scenario
+	st := &res.Timeline.States[0]
+	return Setup{
+		Keys:      res.Keys.Len(),
+		KeySource: keySource(res),
+		Seed:      s.Seed,
+		Nodes:     memberList(res, st, true),
+		NodeCount: len(st.Members),
+		Weights:   weightsText(st),
+		Replicas:  st.Replicas,
+		Changes:   len(res.Timeline.States) - 1,
+	}
+}
+
+// keySource says how the keys were made, with one example key.
+func keySource(res *sim.Result) string {
+	ks := res.Scenario.Keys
+	example := ""
+	if res.Keys.Len() > 0 {
+		example = ", such as " + res.Keys.Name(0)
+	}
+	if ks.List != nil {
+		return "read from a keys file" + example
+	}
+	prefix := ks.Prefix
+	if prefix == "" {
+		prefix = sim.DefaultKeyPrefix
+	}
+	return fmt.Sprintf("generated from seed %d as %q followed by a number%s", res.Scenario.Seed, prefix, example)
+}
+
+// memberList lists the members of st in join order, with weights when
+// withWeights is set and they are not all 1, and failed members marked.
+func memberList(res *sim.Result, st *sim.State, withWeights bool) string {
+	weighted := withWeights && !equalWeights(st)
+	names := make([]string, len(st.Members))
+	for i, m := range st.Members {
+		names[i] = res.Timeline.Nodes[m.ID]
+		if weighted {
+			names[i] += " (weight " + strconv.Itoa(m.Weight) + ")"
+		}
+		if m.Failed {
+			names[i] += " (failed)"
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// equalWeights reports whether the live members of st share one weight.
+func equalWeights(st *sim.State) bool {
+	w := 0
+	for _, m := range st.Members {
+		if m.Failed {
+			continue
+		}
+		if w != 0 && m.Weight != w {
+			return false
+		}
+		w = m.Weight
+	}
+	return true
+}
+
+func weightsText(st *sim.State) string {
+	if equalWeights(st) {
+		return "equal weights"
+	}
+	total := 0
+	for _, m := range st.Members {
+		total += m.Weight
+	}
+	return "total weight " + strconv.Itoa(total)
+}
+
+// ruleInfos describes the rules with their effective parameters.
+func ruleInfos(res *sim.Result) []RuleInfo {
+	out := make([]RuleInfo, len(res.Rules))
+	for i, rr := range res.Rules {
+		out[i] = RuleInfo{Label: rr.Spec.Label, Kind: rr.Spec.Kind, Params: strings.Join(ruleParams(rr.Spec), ", ")}
+	}
+	return out
+}
+
+// ruleParams lists a rule's parameters in words, defaults filled in.
+func ruleParams(spec sim.RuleSpec) []string {
+	var ps []string
+	if v, ok := vnodesOf(spec); ok {
+		ps = append(ps, strconv.Itoa(v)+" points per node")
+	}
+	if spec.M != 0 {
+		ps = append(ps, "table size "+strconv.Itoa(spec.M))
+	}
+	if spec.Probes != 0 {
+		ps = append(ps, strconv.Itoa(spec.Probes)+" probes")
+	}
+	if spec.Epsilon != 0 {
+		ps = append(ps, "ε = "+strconv.FormatFloat(spec.Epsilon, 'f', -1, 64))
+	}
+	return append(ps, "hash "+hashOf(spec))
+}
+
+// vnodesOf returns a rule's points per unit of weight: ring rules always
+// have them (sim.DefaultVNodes when unset), other kinds only when set.
+func vnodesOf(spec sim.RuleSpec) (int, bool) {
+	switch {
+	case spec.VNodes != 0:
+		return spec.VNodes, true
+	case spec.Kind == "ring":
+		return sim.DefaultVNodes, true
+	}
+	return 0, false
+}
+
+// ownHash names the hash of the rule kinds that fix their own and take
+// no hash parameter.
+var ownHash = map[string]string{"ketama": "md5", "slots": "crc16"}
+
+// defaultHash is the hash of rules that name none (sim's Hash32).
+const defaultHash = "fnv1a-fmix"
+
+// hashOf returns the name of a rule's key hash.
+func hashOf(spec sim.RuleSpec) string {
+	if h, ok := ownHash[spec.Kind]; ok {
+		return h
+	}
+	if spec.Hash == "" {
+		return defaultHash
+	}
+	return spec.Hash
+}
+
+// summary computes each rule's whole-run totals.
+func summary(res *sim.Result) []SummaryRow {
+	last := len(res.Timeline.States) - 1
+	k := res.Keys.Len()
+	out := make([]SummaryRow, len(res.Rules))
+	for r, rr := range res.Rules {
+		ideal := 0
+		for _, sr := range rr.Steps {
+			ideal += sr.Ideal
+		}
+		moved := rr.Steps[last].TotalMoved
+		b := res.Balance(r, last)
+		out[r] = SummaryRow{
+			Label:          rr.Spec.Label,
+			TotalMoved:     moved,
+			TimesK:         ratio(moved, k),
+			TotalIdeal:     ideal,
+			Ratio:          ratio(moved, ideal),
+			PeakToMean:     b.PeakToMean,
+			WorstDeviation: b.WorstDeviation,
+			Recurrences:    recurrences(rr.Steps),
+		}
+	}
+	return out
+}
+
+// placeFigures sorts figures into the whole-run list, the step sections
+// and, for steps the replay does not have, the unplaced list.
+func placeFigures(r *Report, figs []svg.Figure) {
+	for _, f := range figs {
+		ref := FigureRef{Name: f.Name, Title: f.Title, Caption: f.Caption}
+		switch {
+		case f.Step == -1:
+			r.Figures = append(r.Figures, ref)
+		case f.Step >= 0 && f.Step < len(r.Steps):
+			r.Steps[f.Step].Figures = append(r.Steps[f.Step].Figures, ref)
+		default:
+			r.Unplaced = append(r.Unplaced, ref)
+		}
+	}
+}

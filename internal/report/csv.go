@@ -1,0 +1,66 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// CSVHeader is the header row of steps.csv; the columns mean what the
+// data.json fields of the same names mean (SCHEMA.md).
+var CSVHeader = []string{
+	"step", "op", "rule", "moved", "moved_fraction", "needed", "collateral", "ideal",
+	"peak_to_mean", "worst_deviation", "cv", "noise_cv", "total_moved", "fingerprint",
+	"recurs", "replica_moved", "copies", "under_replicated",
+}
+
+// CSV renders steps.csv: the header, then one row per (step, rule), steps
+// outermost and rules in scenario order. Floats have FloatDecimals
+// decimals; recurs is empty when the placement is new.
+func CSV(res *sim.Result) ([]byte, error) {
+	if err := check(res); err != nil {
+		return nil, fmt.Errorf("cannot build steps.csv: %w", err)
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(CSVHeader)
+	for i := range res.Timeline.States {
+		for r := range res.Rules {
+			w.Write(csvRow(res, r, i))
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return nil, fmt.Errorf("cannot write steps.csv: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// csvRow is rule r's row of step i.
+func csvRow(res *sim.Result, r, i int) []string {
+	sr := &res.Rules[r].Steps[i]
+	b := res.Balance(r, i)
+	f, d := csvFloat, strconv.Itoa
+	recurs := ""
+	if sr.Recurs >= 0 {
+		recurs = d(sr.Recurs)
+	}
+	return []string{
+		d(i), res.Timeline.States[i].Op.String(), res.Rules[r].Spec.Label,
+		d(sr.Moved), f(ratio(sr.Moved, res.Keys.Len())), d(sr.Needed), d(sr.Collateral()), d(sr.Ideal),
+		f(b.PeakToMean), f(b.WorstDeviation), f(b.CV), f(b.NoiseCV), d(sr.TotalMoved),
+		fingerprint(sr.Fingerprint), recurs, d(sr.ReplicaMoved), d(sr.Copies), d(sr.UnderReplicated),
+	}
+}
+
+// csvFloat formats x with FloatDecimals decimals; empty when not finite.
+func csvFloat(x float64) string {
+	s := fixed(FloatDecimals, x)
+	if s == "—" {
+		return ""
+	}
+	return s
+}

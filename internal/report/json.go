@@ -1,0 +1,255 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// This file writes data.json (schema: SCHEMA.md). Objects whose keys are
+// data (node names, rule labels, probe keys) are ordered slices, never Go
+// maps; floats are printed with a fixed number of decimals.
+
+// FloatDecimals is the number of decimals of every float in data.json and
+// steps.csv.
+const FloatDecimals = 6
+
+// JSON renders data.json: every metric of every rule at every step.
+// The output is indented with two spaces and ends in a newline.
+func JSON(res *sim.Result) ([]byte, error) {
+	if err := check(res); err != nil {
+		return nil, fmt.Errorf("cannot build data.json: %w", err)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(jsonData(res)); err != nil {
+		return nil, fmt.Errorf("cannot encode data.json: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// fixed6 is a float that encodes with FloatDecimals decimals, or as null
+// when it is not finite.
+type fixed6 float64
+
+// MarshalJSON implements json.Marshaler.
+func (x fixed6) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+		return []byte("null"), nil
+	}
+	return []byte(fixed(FloatDecimals, float64(x))), nil
+}
+
+// object is a JSON object whose members keep their order.
+type object []member
+
+type member struct {
+	key   string
+	value any
+}
+
+// MarshalJSON implements json.Marshaler.
+func (o object) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, err := marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// marshal encodes v compactly without HTML escaping.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+type jsonReport struct {
+	Scenario string     `json:"scenario"`
+	Title    string     `json:"title"`
+	Seed     uint64     `json:"seed"`
+	Keys     int        `json:"keys"`
+	Nodes    []string   `json:"nodes"`
+	Rules    []jsonRule `json:"rules"`
+	Steps    []jsonStep `json:"steps"`
+}
+
+type jsonRule struct {
+	Label   string  `json:"label"`
+	Kind    string  `json:"kind"`
+	Hash    string  `json:"hash"`
+	VNodes  *int    `json:"vnodes,omitempty"`
+	M       *int    `json:"m,omitempty"`
+	Probes  *int    `json:"probes,omitempty"`
+	Epsilon *fixed6 `json:"epsilon,omitempty"`
+}
+
+type jsonStep struct {
+	Step     int      `json:"step"`
+	Op       string   `json:"op"`
+	Named    []string `json:"named"`
+	Random   bool     `json:"random"`
+	Note     string   `json:"note"`
+	Nodes    []string `json:"nodes"`
+	Live     []string `json:"live"`
+	Weights  object   `json:"weights"`
+	VNodes   *int     `json:"vnodes"`
+	Replicas int      `json:"replicas"`
+	Rules    object   `json:"rules"`
+	Probes   object   `json:"probes"`
+}
+
+type jsonRuleStep struct {
+	Moved           int      `json:"moved"`
+	MovedFraction   fixed6   `json:"moved_fraction"`
+	Needed          int      `json:"needed"`
+	Collateral      int      `json:"collateral"`
+	Ideal           int      `json:"ideal"`
+	Loads           object   `json:"loads"`
+	PeakToMean      fixed6   `json:"peak_to_mean"`
+	WorstDeviation  fixed6   `json:"worst_deviation"`
+	CV              fixed6   `json:"cv"`
+	NoiseCV         fixed6   `json:"noise_cv"`
+	TotalMoved      int      `json:"total_moved"`
+	Fingerprint     string   `json:"fingerprint"`
+	Recurs          *int     `json:"recurs"`
+	ReplicaMoved    int      `json:"replica_moved"`
+	Copies          int      `json:"copies"`
+	UnderReplicated int      `json:"under_replicated"`
+	Notes           []string `json:"notes"`
+}
+
+type jsonProbe struct {
+	Position uint64   `json:"position"`
+	Owners   []string `json:"owners"`
+}
+
+// jsonData builds data.json's document.
+func jsonData(res *sim.Result) jsonReport {
+	s := res.Scenario
+	d := jsonReport{Scenario: s.Name, Title: s.Title, Seed: s.Seed, Keys: res.Keys.Len(),
+		Nodes: append([]string{}, res.Timeline.Nodes...)}
+	for _, rr := range res.Rules {
+		d.Rules = append(d.Rules, jsonRuleOf(rr.Spec))
+	}
+	for i := range res.Timeline.States {
+		d.Steps = append(d.Steps, jsonStepOf(res, i))
+	}
+	return d
+}
+
+// jsonRuleOf describes a rule with its effective parameters.
+func jsonRuleOf(spec sim.RuleSpec) jsonRule {
+	r := jsonRule{Label: spec.Label, Kind: spec.Kind, Hash: hashOf(spec)}
+	if v, ok := vnodesOf(spec); ok {
+		r.VNodes = &v
+	}
+	if spec.M != 0 {
+		r.M = &spec.M
+	}
+	if spec.Probes != 0 {
+		r.Probes = &spec.Probes
+	}
+	if spec.Epsilon != 0 {
+		e := fixed6(spec.Epsilon)
+		r.Epsilon = &e
+	}
+	return r
+}
+
+// jsonStepOf describes step i: membership, every rule, every probe.
+func jsonStepOf(res *sim.Result, i int) jsonStep {
+	st := &res.Timeline.States[i]
+	js := jsonStep{Step: i, Op: st.Op.String(), Named: nodeNames(res, st.Named), Random: st.Random,
+		Note: st.Note, Nodes: []string{}, Live: []string{}, Weights: object{}, Replicas: st.Replicas,
+		Rules: object{}, Probes: object{}}
+	for _, m := range st.Members {
+		name := res.Timeline.Nodes[m.ID]
+		js.Nodes = append(js.Nodes, name)
+		if !m.Failed {
+			js.Live = append(js.Live, name)
+		}
+		js.Weights = append(js.Weights, member{name, m.Weight})
+	}
+	if st.VNodes > 0 {
+		v := st.VNodes
+		js.VNodes = &v
+	}
+	for r, rr := range res.Rules {
+		js.Rules = append(js.Rules, member{rr.Spec.Label, jsonRuleStepOf(res, r, i)})
+	}
+	keys, index := probeKeys(res.Scenario)
+	for p, k := range keys {
+		js.Probes = append(js.Probes, member{k, jsonProbesOf(res, i, index[p])})
+	}
+	return js
+}
+
+// jsonRuleStepOf is rule r's figures at step i.
+func jsonRuleStepOf(res *sim.Result, r, i int) jsonRuleStep {
+	sr := &res.Rules[r].Steps[i]
+	b := res.Balance(r, i)
+	j := jsonRuleStep{
+		Moved: sr.Moved, MovedFraction: fixed6(ratio(sr.Moved, res.Keys.Len())),
+		Needed: sr.Needed, Collateral: sr.Collateral(), Ideal: sr.Ideal, Loads: object{},
+		PeakToMean: fixed6(b.PeakToMean), WorstDeviation: fixed6(b.WorstDeviation),
+		CV: fixed6(b.CV), NoiseCV: fixed6(b.NoiseCV), TotalMoved: sr.TotalMoved,
+		Fingerprint: fingerprint(sr.Fingerprint), Recurs: recursOf(sr),
+		ReplicaMoved: sr.ReplicaMoved, Copies: sr.Copies, UnderReplicated: sr.UnderReplicated,
+		Notes: append([]string{}, sr.Notes...),
+	}
+	for _, m := range res.Timeline.States[i].Members {
+		j.Loads = append(j.Loads, member{res.Timeline.Nodes[m.ID], sr.Loads[m.ID]})
+	}
+	return j
+}
+
+// jsonProbesOf is probe p under every rule at step i.
+func jsonProbesOf(res *sim.Result, i, p int) object {
+	o := object{}
+	for _, rr := range res.Rules {
+		pr := rr.Steps[i].Probes[p]
+		o = append(o, member{rr.Spec.Label, jsonProbe{Position: pr.Position, Owners: nodeNames(res, pr.Owners)}})
+	}
+	return o
+}
+
+// fingerprint formats a 64-bit fingerprint as 16 lower-case hex digits.
+func fingerprint(fp uint64) string {
+	s := strconv.FormatUint(fp, 16)
+	return string(bytes.Repeat([]byte("0"), 16-len(s))) + s
+}
+
+// recursOf returns a step's recurrence, nil when it has none.
+func recursOf(sr *sim.StepResult) *int {
+	if sr.Recurs < 0 {
+		return nil
+	}
+	r := sr.Recurs
+	return &r
+}

@@ -1,0 +1,233 @@
+package report
+
+// This file declares the report model: everything report.md shows about
+// one scenario, as plain data. Text fields hold unescaped plain text
+// (Report.About excepted: it is Markdown) and numbers are unformatted;
+// the template escapes and formats them, so a custom template can change
+// the layout without redoing any arithmetic.
+
+// Report is the model of one scenario's report.
+type Report struct {
+	// Name is the scenario's name: its file name without ".yaml".
+	Name string
+	// Title is the scenario's one-line title, or its name when it has none.
+	Title string
+	// About is the scenario's Markdown introduction, shown as given.
+	About string
+	// Setup describes the key set, the starting cluster and the run.
+	Setup Setup
+	// Rules describes the placement rules, in scenario order.
+	Rules []RuleInfo
+	// Summary holds one row per rule, in scenario order.
+	Summary []SummaryRow
+	// Comparison is a sentence or two comparing the rules in words.
+	Comparison string
+	// Figures are the whole-run figures (svg.Figure.Step == -1), in the
+	// order svg.Figures returned them.
+	Figures []FigureRef
+	// Steps holds one section per timeline state; Steps[0] is the start.
+	Steps []StepSection
+	// Probes tracks the scenario's probe keys, or is nil when it has none.
+	Probes *ProbeTable
+	// Unplaced are figures for steps that the replay does not have; the
+	// template lists them at the end so that no figure is lost.
+	Unplaced []FigureRef
+}
+
+// Setup describes a scenario's inputs.
+type Setup struct {
+	// Keys is K, the number of keys.
+	Keys int
+	// KeySource says how the keys were made, e.g. `generated from seed 1
+	// as "key-" followed by a number, such as key-2712`.
+	KeySource string
+	// Seed is the scenario seed.
+	Seed uint64
+	// Nodes lists the starting nodes in join order, with weights when
+	// they are not all 1, e.g. "a (weight 2), b, c".
+	Nodes string
+	// NodeCount is the number of starting nodes.
+	NodeCount int
+	// Weights describes the starting weights: "equal weights" or
+	// "total weight 7".
+	Weights string
+	// Replicas is the preference-list length at step 0.
+	Replicas int
+	// Changes is the number of steps after step 0.
+	Changes int
+}
+
+// RuleInfo describes one placement rule.
+type RuleInfo struct {
+	// Label names the rule in every table.
+	Label string
+	// Kind is the rule's algorithm: "ring", "modulo", ...
+	Kind string
+	// Params lists the rule's effective parameters in words, e.g.
+	// "160 points per node, hash fnv1a-fmix".
+	Params string
+}
+
+// SummaryRow is one rule's whole-run totals.
+type SummaryRow struct {
+	// Label names the rule.
+	Label string
+	// TotalMoved is the running total of moved keys at the last step.
+	TotalMoved int
+	// TimesK is TotalMoved / K.
+	TimesK float64
+	// TotalIdeal is the sum of the per-step ideal moves.
+	TotalIdeal int
+	// Ratio is TotalMoved / TotalIdeal, NaN when TotalIdeal is 0.
+	Ratio float64
+	// PeakToMean is the most loaded node's load over its fair share at
+	// the last step.
+	PeakToMean float64
+	// WorstDeviation is the worst deviation from the fair share at the
+	// last step, as a fraction.
+	WorstDeviation float64
+	// Recurrences lists the steps whose placement repeats an earlier
+	// one, in words, e.g. "steps 4–9 repeat step 3"; "none" when none do.
+	Recurrences string
+}
+
+// StepSection is one step's section of the report.
+type StepSection struct {
+	// Step is the step number; 0 is the starting cluster.
+	Step int
+	// Change says what the step did, e.g. "remove d (random)".
+	Change string
+	// Note is the scenario's note for the step, or "".
+	Note string
+	// Members lists the cluster after the step in join order, failed
+	// members marked, e.g. "a, b (failed), c".
+	Members string
+	// Live is the number of live members after the step.
+	Live int
+	// Keys is K.
+	Keys int
+	// NoiseCV is the cv that a perfectly random assignment shows at this
+	// step; it is the same for every rule.
+	NoiseCV float64
+	// Weighted reports that live members have unequal weights.
+	Weighted bool
+	// Replicas is the preference-list length after the step.
+	Replicas int
+	// ShowReplicas reports that replica columns apply: the list length
+	// after or before the step is greater than 1.
+	ShowReplicas bool
+	// Rows holds one row per rule, in scenario order.
+	Rows []StepRow
+	// Notes are the rules' remarks on the step.
+	Notes []RuleNote
+	// Loads is the keys-per-node table after the step.
+	Loads LoadTable
+	// Figures are the figures of this step, in svg.Figures order.
+	Figures []FigureRef
+}
+
+// StepRow is what one rule did at one step. Fractions are in [0, 1]
+// (deviations may exceed 1).
+type StepRow struct {
+	// Label names the rule.
+	Label string
+	// Moved, Needed, Collateral, Ideal and TotalMoved are the counts
+	// defined in DESIGN.md.
+	Moved, Needed, Collateral, Ideal, TotalMoved int
+	// MovedFraction is Moved / K.
+	MovedFraction float64
+	// PeakToMean, WorstDeviation, CV and NoiseCV are the balance figures
+	// of sim.Balance.
+	PeakToMean, WorstDeviation, CV, NoiseCV float64
+	// Recurrence says in words whether the placement repeats an earlier
+	// step's, e.g. "returns to the placement of step 3", or is "".
+	Recurrence string
+	// ReplicaMoved, Copies and UnderReplicated are the replica counts.
+	ReplicaMoved, Copies, UnderReplicated int
+}
+
+// RuleNote is one remark of one rule on one step.
+type RuleNote struct {
+	// Label names the rule.
+	Label string
+	// Text is the remark.
+	Text string
+}
+
+// LoadTable shows the keys each member holds under every rule.
+type LoadTable struct {
+	// Rules are the column labels, in scenario order.
+	Rules []string
+	// Rows holds one row per member, in join order.
+	Rows []LoadRow
+}
+
+// LoadRow is one member's loads.
+type LoadRow struct {
+	// Node is the member's name.
+	Node string
+	// Failed reports a failed member: it owns no keys.
+	Failed bool
+	// Weight is the member's weight.
+	Weight int
+	// Share is T_i, the member's fair share of the keys (0 when failed).
+	Share float64
+	// Cells holds one cell per rule, in LoadTable.Rules order.
+	Cells []LoadCell
+}
+
+// LoadCell is one member's load under one rule.
+type LoadCell struct {
+	// Keys is the number of keys the member owns (as primary).
+	Keys int
+	// Deviation is (Keys − Share) / Share, 0 for failed members.
+	Deviation float64
+}
+
+// ProbeTable shows where each probe key lives at every step.
+type ProbeTable struct {
+	// Columns holds one column per (probe, rule), probes outermost.
+	Columns []ProbeColumn
+	// Rows holds one row per step.
+	Rows []ProbeRow
+}
+
+// ProbeColumn names a probe table column.
+type ProbeColumn struct {
+	// Key is the probe key.
+	Key string
+	// Rule is the rule's label.
+	Rule string
+}
+
+// ProbeRow is one step of the probe table.
+type ProbeRow struct {
+	// Step is the step number.
+	Step int
+	// Change says what the step did.
+	Change string
+	// Cells holds one cell per column.
+	Cells []ProbeCell
+}
+
+// ProbeCell is where one rule puts one probe key at one step.
+type ProbeCell struct {
+	// Owners is the preference list, primary first; empty when no live
+	// node holds the key.
+	Owners []string
+	// Position is the key's position under the rule.
+	Position uint64
+	// Changed reports that the primary owner differs from the previous
+	// step's.
+	Changed bool
+}
+
+// FigureRef places one figure: ![Title](Name) and an italic caption.
+type FigureRef struct {
+	// Name is the figure's file name, relative to report.md.
+	Name string
+	// Title is the figure's alt text.
+	Title string
+	// Caption says how to read the figure.
+	Caption string
+}

@@ -1,0 +1,145 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// stepSection builds the report section of step i.
+func stepSection(res *sim.Result, i int) StepSection {
+	st := &res.Timeline.States[i]
+	sec := StepSection{
+		Step:     i,
+		Change:   change(res, i),
+		Note:     st.Note,
+		Members:  memberList(res, st, false),
+		Live:     st.Live(),
+		Keys:     res.Keys.Len(),
+		Weighted: !equalWeights(st),
+		Replicas: st.Replicas,
+		Loads:    loadTable(res, i),
+	}
+	sec.ShowReplicas = st.Replicas > 1 || (i > 0 && res.Timeline.States[i-1].Replicas > 1)
+	for r, rr := range res.Rules {
+		row := stepRow(res, r, i)
+		sec.NoiseCV = row.NoiseCV
+		sec.Rows = append(sec.Rows, row)
+		for _, n := range rr.Steps[i].Notes {
+			sec.Notes = append(sec.Notes, RuleNote{Label: rr.Spec.Label, Text: n})
+		}
+	}
+	return sec
+}
+
+// stepRow is rule r's row of step i.
+func stepRow(res *sim.Result, r, i int) StepRow {
+	sr := &res.Rules[r].Steps[i]
+	b := res.Balance(r, i)
+	return StepRow{
+		Label:           res.Rules[r].Spec.Label,
+		Moved:           sr.Moved,
+		Needed:          sr.Needed,
+		Collateral:      sr.Collateral(),
+		Ideal:           sr.Ideal,
+		TotalMoved:      sr.TotalMoved,
+		MovedFraction:   ratio(sr.Moved, res.Keys.Len()),
+		PeakToMean:      b.PeakToMean,
+		WorstDeviation:  b.WorstDeviation,
+		CV:              b.CV,
+		NoiseCV:         b.NoiseCV,
+		Recurrence:      recurrence(sr),
+		ReplicaMoved:    sr.ReplicaMoved,
+		Copies:          sr.Copies,
+		UnderReplicated: sr.UnderReplicated,
+	}
+}
+
+// loadTable shows every member's keys under every rule after step i.
+func loadTable(res *sim.Result, i int) LoadTable {
+	st := &res.Timeline.States[i]
+	var t LoadTable
+	for _, rr := range res.Rules {
+		t.Rules = append(t.Rules, rr.Spec.Label)
+	}
+	for _, m := range st.Members {
+		share := res.FairShare(m.ID, i)
+		row := LoadRow{Node: res.Timeline.Nodes[m.ID], Failed: m.Failed, Weight: m.Weight, Share: share}
+		for _, rr := range res.Rules {
+			keys := rr.Steps[i].Loads[m.ID]
+			cell := LoadCell{Keys: keys}
+			if share > 0 {
+				cell.Deviation = (float64(keys) - share) / share
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// probeKeys returns the scenario's probe keys without repeats, with the
+// index of each key's first occurrence.
+func probeKeys(s *sim.Scenario) (keys []string, index []int) {
+	for i, k := range s.Probes {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+			index = append(index, i)
+		}
+	}
+	return keys, index
+}
+
+// probeTable tracks the probe keys at every step, or returns nil when the
+// scenario has none.
+func probeTable(res *sim.Result) *ProbeTable {
+	keys, index := probeKeys(res.Scenario)
+	if len(keys) == 0 {
+		return nil
+	}
+	t := &ProbeTable{}
+	for _, k := range keys {
+		for _, rr := range res.Rules {
+			t.Columns = append(t.Columns, ProbeColumn{Key: k, Rule: rr.Spec.Label})
+		}
+	}
+	for i := range res.Timeline.States {
+		row := ProbeRow{Step: i, Change: change(res, i)}
+		for _, p := range index {
+			for _, rr := range res.Rules {
+				row.Cells = append(row.Cells, probeCell(res, rr.Steps, i, p))
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// probeCell is probe p of one rule at step i.
+func probeCell(res *sim.Result, steps []sim.StepResult, i, p int) ProbeCell {
+	pr := steps[i].Probes[p]
+	c := ProbeCell{Position: pr.Position, Owners: nodeNames(res, pr.Owners)}
+	if i > 0 {
+		c.Changed = primary(steps[i-1].Probes[p]) != primary(pr)
+	}
+	return c
+}
+
+// primary returns a probe's primary owner, or sim.NoNode.
+func primary(p sim.Probe) sim.NodeID {
+	if len(p.Owners) == 0 {
+		return sim.NoNode
+	}
+	return p.Owners[0]
+}
+
+// nodeNames maps IDs to names, skipping empty slots; never nil.
+func nodeNames(res *sim.Result, ids []sim.NodeID) []string {
+	out := []string{}
+	for _, id := range ids {
+		if id != sim.NoNode {
+			out = append(out, res.Timeline.Nodes[id])
+		}
+	}
+	return out
+}

@@ -1,0 +1,161 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// This file puts results into words: step headings, recurrences and the
+// sentence that compares the rules. Everything here is plain text.
+
+// change says what step i did, e.g. "remove d (random)".
+func change(res *sim.Result, i int) string {
+	st := &res.Timeline.States[i]
+	named := namedList(res, st)
+	switch st.Op {
+	case sim.OpStart:
+		return "start with " + memberList(res, st, true)
+	case sim.OpAdd:
+		return "add " + named
+	case sim.OpRemove, sim.OpFail:
+		if st.Random {
+			return st.Op.String() + " " + named + " (random)"
+		}
+		return st.Op.String() + " " + named
+	case sim.OpRecover:
+		return recoverText(res, i, named)
+	case sim.OpVNodes:
+		return "points per node → " + strconv.Itoa(st.VNodes)
+	case sim.OpReplicas:
+		return "replicas → " + strconv.Itoa(st.Replicas)
+	case sim.OpWeight:
+		return "weight " + named
+	}
+	return st.Op.String()
+}
+
+// namedList lists the nodes a step acted on, with the weight for add (when
+// not 1) and weight steps: "f (weight 2)", "a → 2".
+func namedList(res *sim.Result, st *sim.State) string {
+	parts := make([]string, 0, len(st.Named))
+	for _, id := range st.Named {
+		p := res.Timeline.Nodes[id]
+		m, _ := st.Member(id)
+		switch {
+		case st.Op == sim.OpWeight:
+			p += " → " + strconv.Itoa(m.Weight)
+		case st.Op == sim.OpAdd && m.Weight != 1:
+			p += " (weight " + strconv.Itoa(m.Weight) + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// recoverText describes a recover step, which may name every failed node.
+func recoverText(res *sim.Result, i int, named string) string {
+	all := i-1 < len(res.Scenario.Steps) && res.Scenario.Steps[i-1].All
+	switch {
+	case all && named == "":
+		return "recover all (none had failed)"
+	case all:
+		return "recover all: " + named
+	}
+	return "recover " + named
+}
+
+// recurrence says whether a step's placement repeats an earlier one.
+func recurrence(sr *sim.StepResult) string {
+	switch {
+	case sr.Recurs < 0:
+		return ""
+	case sr.Moved == 0:
+		return "unchanged; same as step " + strconv.Itoa(sr.Recurs)
+	}
+	return "returns to the placement of step " + strconv.Itoa(sr.Recurs)
+}
+
+// recurrences lists the steps whose placement repeats an earlier step's,
+// grouping consecutive steps that repeat the same one: "steps 4–9 repeat
+// step 3; step 12 repeats step 0".
+func recurrences(steps []sim.StepResult) string {
+	var parts []string
+	for i := 0; i < len(steps); i++ {
+		to := steps[i].Recurs
+		if to < 0 {
+			continue
+		}
+		j := i
+		for j+1 < len(steps) && steps[j+1].Recurs == to {
+			j++
+		}
+		if i == j {
+			parts = append(parts, fmt.Sprintf("step %d repeats step %d", i, to))
+		} else {
+			parts = append(parts, fmt.Sprintf("steps %d–%d repeat step %d", i, j, to))
+		}
+		i = j
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// comparison compares the rules' total moves in a sentence, relative to
+// the rule that moved the fewest keys, then their balance at the end.
+func comparison(res *sim.Result, rows []SummaryRow) string {
+	changes := len(res.Timeline.States) - 1
+	if changes == 0 {
+		return "The scenario makes no changes after the starting cluster, so no keys move."
+	}
+	best := 0
+	for i, r := range rows {
+		if r.TotalMoved < rows[best].TotalMoved {
+			best = i
+		}
+	}
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		verb := " "
+		if i == 0 {
+			verb = " moved "
+		}
+		parts[i] = r.Label + verb + movedPhrase(rows, i, best)
+	}
+	head := fmt.Sprintf("Over %s %s.", plural(changes, "change", "changes"), list(parts))
+	return head + " " + balanceSentence(rows)
+}
+
+// movedPhrase is "3,114 keys" for the first rule, a bare count for the
+// others, with the ratio to the rule that moved fewest: "8,102 (2.60× as
+// many as ring)".
+func movedPhrase(rows []SummaryRow, i, best int) string {
+	n := rows[i].TotalMoved
+	s := count(n)
+	if i == 0 {
+		s = plural(n, "key", "keys")
+	}
+	b := rows[best]
+	switch {
+	case len(rows) == 1:
+		return s + " (" + fixed(2, rows[i].TimesK) + " × K; the ideal total is " + count(rows[i].TotalIdeal) + ")"
+	case i == best || b.TotalMoved == 0:
+		return s
+	case n == b.TotalMoved:
+		return s + " (as many as " + b.Label + ")"
+	}
+	return s + " (" + times(ratio(n, b.TotalMoved)) + " as many as " + b.Label + ")"
+}
+
+// balanceSentence gives every rule's worst deviation at the last step.
+func balanceSentence(rows []SummaryRow) string {
+	parts := make([]string, len(rows))
+	for i, r := range rows {
+		parts[i] = pct(r.WorstDeviation) + " under " + r.Label
+	}
+	return "At the last step the node furthest from its fair share is off by " + list(parts) + "."
+}

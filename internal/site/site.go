@@ -1,0 +1,170 @@
+// Package site turns scenario files into the files of an output
+// directory: for every scenario its report, data and figures, and for the
+// whole set an index. It reads nothing and writes nothing itself: the
+// command hands it file contents and writes what it returns.
+package site
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ringreport/ringreport/internal/report"
+	"github.com/ringreport/ringreport/internal/scenario"
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/svg"
+)
+
+// Input is one scenario file.
+type Input struct {
+	// Path names the file in error messages.
+	Path string
+	// Src is the file's contents.
+	Src []byte
+	// ReadFile reads a keys file named relative to the scenario's folder.
+	ReadFile func(rel string) ([]byte, error)
+}
+
+// File is one output file, at a slash-separated path relative to the
+// output directory.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Options tunes a build.
+type Options struct {
+	// Jobs is the number of scenarios replayed at once; 0 means the
+	// number of CPUs. Output does not depend on it.
+	Jobs int
+	// Templates overrides the embedded page templates when non-nil.
+	Templates fs.FS
+}
+
+// Scenario is one parsed, replayed scenario.
+type Scenario struct {
+	// Name is the output folder name, derived from the file name.
+	Name string
+	// Result is the replay.
+	Result *sim.Result
+	// Figures are the rendered figures.
+	Figures []svg.Figure
+}
+
+// Parse parses every input and returns all problems of all files at once.
+func Parse(inputs []Input) ([]*sim.Scenario, error) {
+	out := make([]*sim.Scenario, len(inputs))
+	var errs []error
+	names := map[string]string{}
+	for i, in := range inputs {
+		s, err := scenario.Parse(in.Path, in.Src, scenario.Options{ReadFile: in.ReadFile})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		s.Name = Name(in.Path)
+		if prev, dup := names[s.Name]; dup {
+			errs = append(errs, fmt.Errorf("%s: output name %q is already used by %s; rename one of the files", in.Path, s.Name, prev))
+		}
+		names[s.Name] = in.Path
+		out[i] = s
+	}
+	return out, errors.Join(errs...)
+}
+
+// Name derives a scenario's output folder name from its file name: the
+// base name without .yaml or .yml, with every byte outside [A-Za-z0-9._-]
+// replaced by '-' and no leading dot.
+func Name(file string) string {
+	base := path.Base(strings.ReplaceAll(file, `\`, "/"))
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
+	b := []byte(base)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+		if !ok {
+			b[i] = '-'
+		}
+	}
+	name := strings.TrimLeft(string(b), ".")
+	if name == "" {
+		name = "scenario"
+	}
+	return name
+}
+
+// Build parses, replays and renders every input and returns the output
+// files sorted by path.
+func Build(inputs []Input, opts Options) ([]File, error) {
+	scens, err := Parse(inputs)
+	if err != nil {
+		return nil, err
+	}
+	done, err := replayAll(scens, opts.Jobs)
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	for _, sc := range done {
+		fs, err := scenarioFiles(sc, opts)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sc.Name, err)
+		}
+		files = append(files, fs...)
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return files, nil
+}
+
+// replayAll replays and draws the scenarios on up to jobs goroutines,
+// keeping input order.
+func replayAll(scens []*sim.Scenario, jobs int) ([]*Scenario, error) {
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	out := make([]*Scenario, len(scens))
+	errs := make([]error, len(scens))
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, s := range scens {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i], errs[i] = replayOne(s)
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+func replayOne(s *sim.Scenario) (*Scenario, error) {
+	res, err := sim.Replay(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	figs, err := svg.Figures(res)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, err)
+	}
+	return &Scenario{Name: s.Name, Result: res, Figures: figs}, nil
+}
+
+// scenarioFiles returns one scenario's files under its folder.
+func scenarioFiles(sc *Scenario, opts Options) ([]File, error) {
+	var files []File
+	for _, f := range sc.Figures {
+		files = append(files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
+	}
+	rep, err := report.Files(sc.Result, sc.Figures, report.Options{Templates: opts.Templates})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range rep {
+		files = append(files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
+	}
+	return files, nil
+}

@@ -1,0 +1,183 @@
+package svg
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// balanceFigure draws each live node's load at the last step, one bar per
+// rule, against its fair share and the noise band around it.
+func balanceFigure(res *sim.Result) Figure {
+	const name = "balance.svg"
+	last := len(res.Timeline.States) - 1
+	st := &res.Timeline.States[last]
+	var live []sim.Member
+	for _, m := range st.Members {
+		if !m.Failed {
+			live = append(live, m)
+		}
+	}
+	noise := res.Balance(0, last).NoiseCV
+	title := fmt.Sprintf("Keys per node after the last step (step %d), against the fair share", last)
+	caption := balanceCaption(res, last, noise)
+	items := append(ruleSwatches(res),
+		legendItem{"fair share", func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
+		legendItem{fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
+	top := headH + 6 + lh + 22
+	gw := (figW - 12 - plotL) / float64(max(len(live), 1))
+	slant := false
+	for _, m := range live {
+		slant = slant || textW(res.Timeline.Nodes[m.ID], 10) > gw-14
+	}
+	h := top + 200 + 44
+	if slant {
+		h += 60
+	}
+	c := newCanvas(figW, h, figID(res, name), title, caption)
+	c.text(8, 18, fit(res.Scenario.Title+" · load per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.rowLegend(items, 8, headH+6, figW-16)
+	hi := 0.0
+	for _, m := range live {
+		hi = max(hi, res.FairShare(m.ID, last)*(1+noise))
+		for _, r := range res.Rules {
+			hi = max(hi, float64(r.Steps[last].Loads[m.ID]))
+		}
+	}
+	s := niceScale(hi, 5, true, top+200, top)
+	right := figW - 12
+	c.yAxis(s, plotL, right, "keys held", false)
+	for j, m := range live {
+		balanceGroup(c, res, m.ID, last, s, plotL+float64(j)*gw, gw, noise, slant)
+	}
+	return Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+}
+
+func balanceGroup(c *canvas, res *sim.Result, id sim.NodeID, last int, s scale, x, gw, noise float64, slant bool) {
+	fair := res.FairShare(id, last)
+	c.group(attr("id", c.ref("node-"+fmt.Sprint(id)+"-"+idPart(res.Timeline.Nodes[id]))))
+	c.rect(x+1, s.y(fair*(1+noise)), gw-2, s.y(fair*(1-noise))-s.y(fair*(1+noise)), cls("band"))
+	slot := gw * 0.8 / float64(len(res.Rules))
+	for r, rr := range res.Rules {
+		load := float64(rr.Steps[last].Loads[id])
+		bx := x + gw*0.1 + float64(r)*slot
+		c.rect(bx+slot*0.1, s.y(load), slot*0.8, s.bottom-s.y(load), attr("fill", ruleColor(r)))
+	}
+	c.line(x+1, s.y(fair), x+gw-1, s.y(fair), cls("ink"), attr("stroke-width", "1.6"))
+	nodeLabel(c, res.Timeline.Nodes[id], nodeColor(id), x+gw/2, s.bottom, gw, slant)
+	c.end()
+}
+
+// nodeLabel writes a node's name and colour under its group, slanted
+// when names do not fit across.
+func nodeLabel(c *canvas, name, color string, cx, y, gw float64, slant bool) {
+	if slant {
+		name = fit(name, 84, 10)
+		c.rect(cx-3.5, y+5, 7, 7, attr("fill", color))
+		c.text(cx+3, y+20, name, cls("fg"), attr("font-size", "10"), attr("text-anchor", "end"),
+			attr("transform", "rotate(-40 "+num(cx+3)+" "+num(y+20)+")"))
+		return
+	}
+	name = fit(name, gw-14, 10)
+	tw := textW(name, 10)
+	c.rect(cx-tw/2-9, y+7, 7, 7, attr("fill", color))
+	c.text(cx-tw/2+1, y+14, name, cls("fg"), attr("font-size", "10"))
+}
+
+func balanceCaption(res *sim.Result, last int, noise float64) string {
+	var b strings.Builder
+	b.WriteString("Each group is one live node; its bars say how many keys the node stores under each rule. ")
+	b.WriteString("The dark line is the node's fair share (an equal split by weight) and the grey band around it is the spread that placing keys at random would already give with this many keys, ")
+	fmt.Fprintf(&b, "±%s: bars inside the band are as even as chance allows, bars far outside it mean that rule overloads or starves that node.", pct(noise))
+	var failed []string
+	for _, m := range res.Timeline.States[last].Members {
+		if m.Failed {
+			failed = append(failed, res.Timeline.Nodes[m.ID])
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, " Failed nodes (%s) hold no keys and are left out.", strings.Join(failed, ", "))
+	}
+	return b.String()
+}
+
+// deviationFigure draws each rule's worst deviation from the fair share
+// over the steps, with the noise floor.
+func deviationFigure(res *sim.Result) Figure {
+	const name = "deviation.svg"
+	n := len(res.Timeline.States)
+	title := "Worst node's distance from its fair share, step by step"
+	caption := deviationCaption(res)
+	items := append(ruleSwatches(res), legendItem{"noise floor: typical deviation of random placement", func(c *canvas, x, y float64) {
+		c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "3 2"))
+	}})
+	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
+	top := headH + 6 + lh + 22
+	h := top + 180 + 40
+	c := newCanvas(figW, h, figID(res, name), title, caption)
+	c.text(8, 18, fit(res.Scenario.Title+" · worst deviation from the fair share", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.rowLegend(items, 8, headH+6, figW-16)
+	hi := 0.0
+	for r := range res.Rules {
+		for i := range n {
+			hi = max(hi, res.Balance(r, i).WorstDeviation, res.Balance(r, i).NoiseCV)
+		}
+	}
+	s := niceScale(hi, 5, false, top+180, top)
+	c.yAxis(s, plotL, plotR, "worst node vs fair share (over or under)", true)
+	gw := (plotR - plotL) / float64(n)
+	x := func(i int) float64 { return plotL + (float64(i)+0.5)*gw }
+	var labels []endLabel
+	noise := make([]float64, n)
+	for i := range n {
+		noise[i] = res.Balance(0, i).NoiseCV
+	}
+	c.path(polyline(x, s, noise), cls("ink"), attr("fill", "none"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "5 3"))
+	for r := range res.Rules {
+		ys := make([]float64, n)
+		for i := range n {
+			ys[i] = res.Balance(r, i).WorstDeviation
+		}
+		c.path(polyline(x, s, ys), attr("stroke", ruleColor(r)), attr("stroke-width", "2.2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
+		if gw >= 8 {
+			c.path(markers(x, s, ys), attr("stroke", ruleColor(r)), attr("stroke-width", "5.5"), attr("stroke-linecap", "round"), attr("fill", "none"))
+		}
+		labels = append(labels, endLabel{s.y(ys[n-1]), res.Rules[r].Spec.Label + ": " + pct(ys[n-1]), ruleColor(r)})
+	}
+	labels = append(labels, endLabel{s.y(noise[n-1]), "noise: " + pct(noise[n-1]), "#8C8C8C"})
+	c.endLabels(labels, plotR+8, s.top, s.bottom, figW-plotR-12)
+	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
+	return Figure{Name: name, Kind: "deviation", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+}
+
+func polyline(x func(int) float64, s scale, ys []float64) string {
+	var b strings.Builder
+	for i, v := range ys {
+		if i == 0 {
+			b.WriteString("M")
+		} else {
+			b.WriteString("L")
+		}
+		b.WriteString(num1(x(i)) + " " + num1(s.y(v)))
+	}
+	return b.String()
+}
+
+func deviationCaption(res *sim.Result) string {
+	var b strings.Builder
+	b.WriteString("For each step (x axis, step 0 is the starting cluster) and rule, the line gives how far the most over- or under-loaded node is from its fair share, in percent. ")
+	b.WriteString("The dashed line is the noise floor: the typical deviation that a perfectly random, even assignment of this many keys shows; the worst of several nodes sits somewhat above it even then. ")
+	b.WriteString("A rule whose line stays far above the dashed line is uneven by construction (for a ring: too few points per node), not by bad luck.")
+	return b.String()
+}
+
+// markers is a dot at every data point (round caps of zero-length strokes).
+func markers(x func(int) float64, s scale, ys []float64) string {
+	var b strings.Builder
+	for i, v := range ys {
+		b.WriteString("M" + num1(x(i)) + " " + num1(s.y(v)) + "h0")
+	}
+	return b.String()
+}

@@ -1,0 +1,223 @@
+package svg
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/rogpeppe/go-internal/diff"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite the golden SVGs in testdata/golden")
+	dump   = flag.String("dump", "", "also write every figure into this directory")
+)
+
+func nodes(names ...string) []sim.NodeSpec {
+	var ns []sim.NodeSpec
+	for _, n := range names {
+		ns = append(ns, sim.NodeSpec{Name: n})
+	}
+	return ns
+}
+
+// walkthrough is the "Ring" walkthrough on k keys: five nodes, a ring and
+// modulo, then add f; fail b; recover b; vnodes 1.
+func walkthrough(name string, k int) *sim.Scenario {
+	return &sim.Scenario{
+		Name:     name,
+		Title:    "Ring walkthrough",
+		Seed:     1,
+		Keys:     sim.KeySpec{Count: k},
+		Nodes:    nodes("a", "b", "c", "d", "e"),
+		Rules:    []sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
+		Replicas: 1,
+		Steps: []sim.Step{
+			{Op: sim.OpAdd, Nodes: nodes("f")},
+			{Op: sim.OpFail, Nodes: nodes("b")},
+			{Op: sim.OpRecover, Nodes: nodes("b")},
+			{Op: sim.OpVNodes, Value: 1},
+		},
+	}
+}
+
+func replay(t testing.TB, s *sim.Scenario) []Figure {
+	t.Helper()
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Figures(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figs
+}
+
+func TestGolden(t *testing.T) {
+	for _, s := range []*sim.Scenario{walkthrough("ring", 900), walkthrough("ring-100k", 100_000)} {
+		t.Run(s.Name, func(t *testing.T) {
+			figs := replay(t, s)
+			want := []string{"step-0-rings.svg", "step-1-rings.svg", "step-1-strips.svg", "step-2-rings.svg", "step-2-strips.svg",
+				"step-3-rings.svg", "step-3-strips.svg", "step-4-rings.svg", "step-4-strips.svg", "history.svg", "balance.svg", "deviation.svg"}
+			var got []string
+			for _, f := range figs {
+				got = append(got, f.Name)
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Fatalf("figures %v, want %v", got, want)
+			}
+			for _, f := range figs {
+				checkFigure(t, f)
+				golden(t, filepath.Join("testdata", "golden", s.Name, f.Name), f.SVG)
+				if *dump != "" {
+					dir := filepath.Join(*dump, s.Name)
+					os.MkdirAll(dir, 0o755)
+					if err := os.WriteFile(filepath.Join(dir, f.Name), f.SVG, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", path, diff.Diff(path, want, "got", got))
+	}
+}
+
+// checkFigure asserts what every figure must have: metadata, a root svg
+// with viewBox, title and desc, no prolog, and well-formed XML.
+func checkFigure(t *testing.T, f Figure) {
+	t.Helper()
+	if f.Title == "" || f.Caption == "" || f.Kind == "" {
+		t.Errorf("%s: missing title, caption or kind", f.Name)
+	}
+	if !bytes.HasPrefix(f.SVG, []byte("<svg")) {
+		t.Errorf("%s: does not start with <svg: %.40q", f.Name, f.SVG)
+	}
+	for _, s := range []string{"viewBox=", "<title>", "<desc>", "prefers-color-scheme: dark"} {
+		if !bytes.Contains(f.SVG, []byte(s)) {
+			t.Errorf("%s: lacks %s", f.Name, s)
+		}
+	}
+	if err := wellFormed(f.SVG); err != nil {
+		t.Errorf("%s: %v", f.Name, err)
+	}
+}
+
+func wellFormed(b []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		_, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func TestHostileNames(t *testing.T) {
+	evil := `<script>alert("x")</script> & 'q'`
+	s := walkthrough(`evil"name&<x>`, 300)
+	s.Title = evil
+	s.Nodes = nodes(`a"b`, "<script>", "c&d", evil, "e'")
+	s.Steps = []sim.Step{{Op: sim.OpAdd, Nodes: nodes(`f"><g onload="x`)}, {Op: sim.OpFail, Nodes: nodes("<script>")}}
+	s.Rules = []sim.RuleSpec{{Kind: "ring", Label: `r"<b>&`}, {Kind: "modulo", Label: "<m>"}}
+	for _, f := range replay(t, s) {
+		checkFigure(t, f)
+		for _, bad := range []string{"<script", `"x"`, "onload=\"x", "<b>", "<m>", "&'", "& "} {
+			if bytes.Contains(f.SVG, []byte(bad)) {
+				t.Errorf("%s: contains unescaped %q", f.Name, bad)
+			}
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := replay(t, walkthrough("ring", 900)), replay(t, walkthrough("ring", 900))
+	for i := range a {
+		if !bytes.Equal(a[i].SVG, b[i].SVG) {
+			t.Errorf("%s differs between two renders", a[i].Name)
+		}
+	}
+}
+
+func TestSizeBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays a million keys")
+	}
+	for _, f := range replay(t, walkthrough("million", 1_000_000)) {
+		limit := 150 << 10
+		if f.Kind == "strips" {
+			limit = 50 << 10
+		}
+		t.Logf("%s: %d bytes", f.Name, len(f.SVG))
+		if len(f.SVG) > limit {
+			t.Errorf("%s: %d bytes, want at most %d", f.Name, len(f.SVG), limit)
+		}
+	}
+}
+
+func TestManyNodesAndRules(t *testing.T) {
+	s := walkthrough("many", 2000)
+	var names []string
+	for i := range 20 {
+		names = append(names, "cache-node-"+string(rune('a'+i))+"-with-a-long-name")
+	}
+	s.Nodes = nodes(names[:19]...)
+	s.Steps = []sim.Step{{Op: sim.OpAdd, Nodes: nodes(names[19])}, {Op: sim.OpFail, Nodes: nodes(names[1], names[7])}}
+	s.Rules = []sim.RuleSpec{{Kind: "ring"}, {Kind: "ring", VNodes: 10}, {Kind: "modulo"}, {Kind: "ring", VNodes: 1000}}
+	for _, f := range replay(t, s) {
+		checkFigure(t, f)
+		if *dump != "" {
+			os.MkdirAll(filepath.Join(*dump, "many"), 0o755)
+			os.WriteFile(filepath.Join(*dump, "many", f.Name), f.SVG, 0o644)
+		}
+	}
+}
+
+func TestNumbers(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{num(1.005), "1"}, {num(-0.001), "0"}, {num(12.5), "12.5"}, {num(3), "3"},
+		{commas(1234567), "1,234,567"}, {commas(-1000), "-1,000"}, {commas(999), "999"},
+		{fit("abcdefghij", 30, 10), "abcd…"}, {fit("abc", 30, 10), "abc"},
+		{tickLabel(2500, 500, false), "2,500"}, {tickLabel(0.05, 0.05, true), "5%"}, {tickLabel(0.025, 0.005, true), "2.5%"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	for _, c := range []struct{ raw, want float64 }{{0.7, 1}, {1.1, 2}, {3, 5}, {7, 10}, {140, 200}, {0.013, 0.02}} {
+		if got := niceStep(c.raw); got != c.want {
+			t.Errorf("niceStep(%v) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package svg
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+const (
+	plotL = 60.0  // left edge of plot areas (room for tick labels)
+	plotR = 500.0 // right edge when end labels follow
+)
+
+// historyFigure draws keys moved per step and rule next to the ideal, and
+// the running totals.
+func historyFigure(res *sim.Result) Figure {
+	const name = "history.svg"
+	steps := len(res.Timeline.States) - 1
+	title := "Keys moved at every step, and in total, per rule"
+	caption := historyCaption(res)
+	items := append(ruleSwatches(res), legendItem{"ideal: fewest moves any rule could make from the same loads", func(c *canvas, x, y float64) {
+		c.rect(x, y-9, 12, 10, attr("fill", c.url("ideal")), cls("ink"), attr("stroke-width", "1"))
+	}})
+	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
+	y := headH + 6 + lh
+	h := y + 22 + 150 + 76 + 120 + 36
+	c := newCanvas(figW, h, figID(res, name), title, caption)
+	c.hatch("ideal", 4)
+	c.text(8, 18, fit(res.Scenario.Title+" · keys moved per step and in total", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.rowLegend(items, 8, headH+6, figW-16)
+	gw := (plotR - plotL) / float64(max(steps, 1))
+	top := y + 22
+	bars := niceScale(maxMovedOrIdeal(res), 5, true, top+150, top)
+	c.yAxis(bars, plotL, plotR, "keys moved in the step", false)
+	historyBars(c, res, bars, gw)
+	c.stepLabels(res, 1, plotL, gw, bars.bottom+13)
+	top2 := bars.bottom + 76
+	c.text(8, top2-26, "Running total since step 0", cls("fg", "b"), attr("font-size", "11"))
+	tot := niceScale(maxTotal(res), 4, true, top2+120, top2)
+	c.yAxis(tot, plotL, plotR, "keys moved so far", false)
+	historyLines(c, res, tot, gw)
+	c.stepLabels(res, 1, plotL, gw, tot.bottom+13)
+	return Figure{Name: name, Kind: "history", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+}
+
+func historyBars(c *canvas, res *sim.Result, s scale, gw float64) {
+	n := float64(len(res.Rules))
+	slot := gw * 0.84 / n
+	for i := 1; i < len(res.Timeline.States); i++ {
+		gx := plotL + float64(i-1)*gw + gw*0.08
+		for r := range res.Rules {
+			sr := &res.Rules[r].Steps[i]
+			x := gx + float64(r)*slot
+			yi := s.y(float64(sr.Ideal))
+			c.rect(x+slot*0.05, yi, slot*0.9, s.bottom-yi, attr("fill", c.url("ideal")), cls("ink"), attr("stroke-width", ".8"),
+				attr("stroke-dasharray", "2 1.5"))
+			ym := s.y(float64(sr.Moved))
+			c.rect(x+slot*0.22, ym, slot*0.56, s.bottom-ym, attr("fill", ruleColor(r)))
+		}
+	}
+}
+
+func historyLines(c *canvas, res *sim.Result, s scale, gw float64) {
+	var labels []endLabel
+	for r := range res.Rules {
+		var d strings.Builder
+		d.WriteString("M" + num1(plotL) + " " + num1(s.bottom))
+		for i := 1; i < len(res.Timeline.States); i++ {
+			x := plotL + (float64(i-1)+0.5)*gw
+			d.WriteString("L" + num1(x) + " " + num1(s.y(float64(res.Rules[r].Steps[i].TotalMoved))))
+		}
+		c.path(d.String(), attr("stroke", ruleColor(r)), attr("stroke-width", "2.2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
+		last := res.Rules[r].Steps[len(res.Rules[r].Steps)-1].TotalMoved
+		labels = append(labels, endLabel{s.y(float64(last)), fmt.Sprintf("%s: %s moves", res.Rules[r].Spec.Label, commas(last)), ruleColor(r)})
+	}
+	c.endLabels(labels, plotR+8, s.top, s.bottom, figW-plotR-12)
+}
+
+func ratio(a, b int) string { return fmt.Sprintf("%.2f", float64(a)/float64(b)) }
+
+func maxMovedOrIdeal(res *sim.Result) float64 {
+	m := 0
+	for _, r := range res.Rules {
+		for _, s := range r.Steps[1:] {
+			m = max(m, s.Moved, s.Ideal)
+		}
+	}
+	return float64(m)
+}
+
+func maxTotal(res *sim.Result) float64 {
+	m := 0
+	for _, r := range res.Rules {
+		m = max(m, r.Steps[len(r.Steps)-1].TotalMoved)
+	}
+	return float64(m)
+}
+
+func historyCaption(res *sim.Result) string {
+	steps := len(res.Timeline.States) - 1
+	var b strings.Builder
+	fmt.Fprintf(&b, "Top: for each of the %d membership changes, one solid bar per rule gives how many of the %s keys changed node; ", steps, commas(res.Keys.Len()))
+	b.WriteString("the hatched box behind it is the ideal, the fewest moves that could rebalance the cluster, so solid bar above the box is avoidable churn. ")
+	b.WriteString("Bottom: the running total, i.e. what the whole sequence cost under each rule (")
+	var parts []string
+	for _, r := range res.Rules {
+		t := r.Steps[len(r.Steps)-1].TotalMoved
+		parts = append(parts, fmt.Sprintf("%s %s moves, %s× the number of keys", r.Spec.Label, commas(t), ratio(t, res.Keys.Len())))
+	}
+	b.WriteString(strings.Join(parts, "; ") + ").")
+	return b.String()
+}

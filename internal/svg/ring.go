@@ -1,0 +1,201 @@
+package svg
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// figW is the width of every figure: read at 600 px the text stays at
+// its nominal size.
+const figW = 640.0
+
+// maxDots is the most keys drawn as dots on a wheel.
+const maxDots = 2000
+
+// wheelGeom is the layout of the rings figure.
+type wheelGeom struct {
+	cols, rows int
+	pw         float64 // panel width
+	r          float64 // radius of the ownership ring
+	legendCols int
+	legendRows int
+	ph         float64 // panel height
+}
+
+const (
+	headH   = 30.0 // figure heading
+	panelHd = 34.0 // rule label and subtitle
+	rowH    = 15.0 // legend row
+)
+
+func wheelLayout(res *sim.Result, i int) wheelGeom {
+	n := len(res.Rules)
+	g := wheelGeom{cols: min(n, 3)}
+	g.rows = (n + g.cols - 1) / g.cols
+	g.pw = figW / float64(max(g.cols, 2))
+	g.r = math.Min(g.pw*0.34, 104)
+	members := len(res.Timeline.States[i].Members)
+	g.legendCols = 1
+	if members > 16 && g.pw >= 300 {
+		g.legendCols = 2
+	}
+	g.legendRows = (members + g.legendCols - 1) / g.legendCols
+	g.ph = panelHd + 2*(g.r+30) + float64(g.legendRows+1)*rowH + 12
+	return g
+}
+
+// ringsFigure draws one wheel per rule at step i.
+func ringsFigure(res *sim.Result, i int, name string) Figure {
+	g := wheelLayout(res, i)
+	st := &res.Timeline.States[i]
+	w := figW
+	if g.cols == 1 {
+		w = g.pw
+	}
+	h := headH + float64(g.rows)*g.ph
+	title := fmt.Sprintf("Step %d (%s): who owns which part of the hash circle", i, opText(res, i))
+	caption := ringsCaption(res, i)
+	c := newCanvas(w, h, figID(res, name), title, caption)
+	c.hatch("failed", 3)
+	c.text(8, 18, fit(res.Scenario.Title+" · step "+strconv.Itoa(i)+" of "+strconv.Itoa(len(res.Timeline.States)-1)+": "+opText(res, i), w-16, 13),
+		cls("fg", "b"), attr("font-size", "13"))
+	for r := range res.Rules {
+		x := float64(r%g.cols) * g.pw
+		y := headH + float64(r/g.cols)*g.ph
+		c.translate(x, y, attr("id", c.ref("rule-"+idPart(res.Rules[r].Spec.Label))))
+		wheelPanel(c, res, r, i, g, st)
+		c.end()
+	}
+	return Figure{Name: name, Kind: "rings", Step: i, Title: title, Caption: caption, SVG: c.bytes()}
+}
+
+func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State) {
+	rr := &res.Rules[r]
+	sr := &rr.Steps[i]
+	c.text(10, 14, fit(rr.Spec.Label, g.pw-20, 12), cls("fg", "b"), attr("font-size", "12"))
+	c.text(10, 28, fit(wheelSubtitle(res, r, i), g.pw-20, 10), cls("muted"), attr("font-size", "10"))
+	cx, cy := g.pw/2, panelHd+g.r+30
+	failed := func(id sim.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
+	nodes := len(res.Timeline.Nodes)
+	c.ring(cx, cy, g.r, 16, arcSpans(sr.Arcs, nodes), func(id sim.NodeID) []string {
+		return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
+	})
+	if sr.Points != nil {
+		tr := g.r + 15
+		spans := tickSpans(sr.Points, nodes, 1, 2*math.Pi*tr)
+		c.ring(cx, cy, tr, 9, spans, func(id sim.NodeID) []string {
+			if failed(id) {
+				return []string{cls("failed"), attr("fill", "none"), attr("stroke-opacity", ".8")}
+			}
+			return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
+		})
+	}
+	c.line(cx, cy-g.r-24, cx, cy-g.r+8, cls("axis"), attr("stroke-width", "1"))
+	c.text(cx+4, cy-g.r-18, "0", cls("muted"), attr("font-size", "9"))
+	wheelKeys(c, res, r, i, cx, cy, g.r-17)
+	wheelCentre(c, res, r, i, cx, cy)
+	legend(c, res, r, i, g, cy+g.r+30)
+}
+
+// wheelKeys draws the keys as dots, the ones that moved in this step on
+// top and larger.
+func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
+	pos := res.Keys.Pos
+	if len(pos) > maxDots || !defaultHash(res.Rules[r].Spec) {
+		return
+	}
+	moved := movedKeys(res, r, i)
+	isMoved := func(k int) bool { return moved != nil && moved[k] }
+	c.dots(cx, cy, kr, 2.2, pos, func(k int) bool { return !isMoved(k) }, cls("key"))
+	c.dots(cx, cy, kr, 4, pos, isMoved, cls("hot"))
+}
+
+// defaultHash reports whether a rule places keys at their canonical
+// positions (res.Keys.Pos) on its wheel: ring and modulo with the default
+// hash. Other rules get no key dots rather than misplaced ones.
+func defaultHash(spec sim.RuleSpec) bool {
+	return (spec.Kind == "ring" || spec.Kind == "modulo") && (spec.Hash == "" || spec.Hash == "fnv1a-fmix")
+}
+
+// movedKeys returns, by canonical key, whether it changed owner at step i,
+// or nil when the strip holds bins rather than single keys.
+func movedKeys(res *sim.Result, r, i int) []bool {
+	cells := res.Rules[r].Steps[i].Strip.HashOrder
+	if i == 0 || len(cells) != res.Keys.Len() {
+		return nil
+	}
+	out := make([]bool, len(cells))
+	for k, cell := range cells {
+		out[k] = cell[0]+cell[1]+cell[2] > 0
+	}
+	return out
+}
+
+func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
+	sr := &res.Rules[r].Steps[i]
+	k := res.Keys.Len()
+	mid := []string{attr("text-anchor", "middle")}
+	if i == 0 {
+		c.text(cx, cy+4, commas(k)+" keys", append(mid, cls("muted"), attr("font-size", "11"))...)
+		return
+	}
+	c.text(cx, cy-2, commas(sr.Moved)+" moved", append(mid, cls("fg", "b"), attr("font-size", "13"))...)
+	c.text(cx, cy+13, pct(float64(sr.Moved)/float64(k))+" of "+commas(k), append(mid, cls("muted"), attr("font-size", "10"))...)
+}
+
+func wheelSubtitle(res *sim.Result, r, i int) string {
+	sr := &res.Rules[r].Steps[i]
+	if sr.Points == nil {
+		return "no points; wheel sampled at " + commas(sim.WheelSamples) + " spots"
+	}
+	return commas(len(sr.Points)) + " points (ticks outside)"
+}
+
+// legend lists the members of step i with their load and share under
+// rule r, in columns centred under the wheel.
+func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
+	st := &res.Timeline.States[i]
+	loads := res.Rules[r].Steps[i].Loads
+	k := float64(res.Keys.Len())
+	colW := min((g.pw-20)/float64(g.legendCols), 230)
+	x0 := (g.pw - colW*float64(g.legendCols)) / 2
+	end := []string{attr("text-anchor", "end"), cls("fg")}
+	for col := range g.legendCols {
+		x := x0 + float64(col)*colW
+		head := []string{attr("text-anchor", "end"), cls("muted"), attr("font-size", "9.5")}
+		c.text(x, y0, "node", cls("muted"), attr("font-size", "9.5"))
+		c.text(x+colW-52, y0, "keys", head...)
+		c.text(x+colW-8, y0, "share", head...)
+	}
+	for j, m := range st.Members {
+		x := x0 + float64(j/g.legendRows)*colW
+		y := y0 + float64(j%g.legendRows+1)*rowH
+		name := res.Timeline.Nodes[m.ID]
+		nameW := colW - 16 - 100
+		if m.Failed {
+			c.rect(x, y-8, 10, 10, attr("fill", c.url("failed")), cls("ink"), attr("stroke-width", ".6"))
+			c.text(x+15, y, fit(name+" (failed)", nameW, 11), cls("muted"))
+		} else {
+			c.rect(x, y-8, 10, 10, attr("fill", nodeColor(m.ID)))
+			c.text(x+15, y, fit(name, nameW, 11), cls("fg"))
+		}
+		c.text(x+colW-52, y, commas(loads[m.ID]), end...)
+		c.text(x+colW-8, y, pct(float64(loads[m.ID])/k), end...)
+	}
+}
+
+// figID is the id prefix of one figure: unique when several figures of
+// several scenarios share an HTML page.
+func figID(res *sim.Result, name string) string {
+	return "rr-" + idPart(res.Scenario.Name) + "-" + idPart(trimExt(name))
+}
+
+func trimExt(name string) string {
+	if n := len(name); n > 4 && name[n-4:] == ".svg" {
+		return name[:n-4]
+	}
+	return name
+}

@@ -1,0 +1,169 @@
+package svg
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+const (
+	stripX   = 84.0 // left end of the strips; labels sit in the gutter
+	stripH   = 16.0
+	stripGap = 5.0
+	blockH   = 22 + 2*stripH + stripGap + 14
+	levels   = 4 // shades of a bin: up to ¼, ½, ¾, all of its keys moved
+)
+
+// stripsFigure draws, for every rule, which keys moved at step i and why.
+func stripsFigure(res *sim.Result, i int, name string) Figure {
+	bins := res.Keys.Len() > sim.MaxStripCells
+	legendRows := 2.0
+	if bins {
+		legendRows = 3
+	}
+	top := headH + legendRows*16 + 6
+	h := top + float64(len(res.Rules))*blockH
+	title := fmt.Sprintf("Step %d (%s): which keys moved, and why", i, opText(res, i))
+	caption := stripsCaption(res, i, bins)
+	c := newCanvas(figW, h, figID(res, name), title, caption)
+	c.text(8, 18, fit(res.Scenario.Title+" · step "+fmt.Sprint(i)+": "+opText(res, i)+" — keys that changed node", figW-16, 13),
+		cls("fg", "b"), attr("font-size", "13"))
+	stripLegend(c, res, bins)
+	for r := range res.Rules {
+		c.translate(0, top+float64(r)*blockH, attr("id", c.ref("rule-"+idPart(res.Rules[r].Spec.Label))))
+		stripBlock(c, res, r, i)
+		c.end()
+	}
+	return Figure{Name: name, Kind: "strips", Step: i, Title: title, Caption: caption, SVG: c.bytes()}
+}
+
+func stripLegend(c *canvas, res *sim.Result, bins bool) {
+	items := []struct{ color, text string }{
+		{reasonColors[sim.ReasonGained], reasonHelp[sim.ReasonGained]},
+		{reasonColors[sim.ReasonForced], reasonHelp[sim.ReasonForced]},
+		{reasonColors[sim.ReasonCollateral], reasonHelp[sim.ReasonCollateral]},
+		{"", "unchanged: same node as before"},
+	}
+	colW := (figW - 16) / 2
+	for j, it := range items {
+		x, y := 8+float64(j%2)*colW, headH+float64(j/2)*16+4
+		if it.color == "" {
+			c.rect(x, y-9, 12, 11, cls("off"))
+		} else {
+			c.rect(x, y-9, 12, 11, attr("fill", it.color))
+		}
+		c.text(x+17, y, fit(it.text, colW-24, 10.5), cls("fg"), attr("font-size", "10.5"))
+	}
+	if bins {
+		k, n := res.Keys.Len(), sim.MaxStripCells
+		c.text(8, headH+2*16+4, fit(fmt.Sprintf("Each cell is a bin of about %s keys: the darker, the more of them moved (¼, ½, ¾, all).",
+			commas((k+n/2)/n)), figW-16, 10.5), cls("muted"), attr("font-size", "10.5"))
+	}
+}
+
+func stripBlock(c *canvas, res *sim.Result, r, i int) {
+	sr := &res.Rules[r].Steps[i]
+	k := res.Keys.Len()
+	var by [sim.NumReasons]int
+	for _, cell := range sr.Strip.HashOrder {
+		for j, v := range cell {
+			by[j] += int(v)
+		}
+	}
+	label := res.Rules[r].Spec.Label
+	head := fmt.Sprintf(" — moved %s (%s): %s gained, %s forced, %s collateral",
+		commas(sr.Moved), pct(float64(sr.Moved)/float64(k)), commas(by[0]), commas(by[1]), commas(by[2]))
+	label = fit(label, 200, 12)
+	c.s.Textspan(8, 14, label, cls("fg", "b"), attr("font-size", "12"))
+	c.s.Span(fit(head, figW-16-textW(label, 12), 11), attr("font-weight", "400"), attr("font-size", "11"))
+	c.s.TextEnd()
+	y := 22.0
+	for j, s := range []struct {
+		name  string
+		cells []sim.Cell
+	}{{"key order", sr.Strip.KeyOrder}, {"hash order", sr.Strip.HashOrder}} {
+		yy := y + float64(j)*(stripH+stripGap)
+		c.text(8, yy+stripH-4, s.name, cls("muted"), attr("font-size", "10.5"))
+		strip(c, s.cells, k, stripX, yy, figW-8-stripX)
+	}
+}
+
+// strip draws one strip of cells: a grey background, then one dashed line
+// per cell class whose dashes are the runs of that class, in cell units
+// (a scaled group), so the size grows with the number of runs only.
+func strip(c *canvas, cells []sim.Cell, k int, x, y, w float64) {
+	c.rect(x, y, w, stripH, cls("off"))
+	n := len(cells)
+	if n == 0 {
+		return
+	}
+	runs := map[int][]span{}
+	var order []int
+	start, cur := 0, cellClass(cells, 0, k)
+	for j := 1; j <= n; j++ {
+		cl := -1
+		if j < n {
+			cl = cellClass(cells, j, k)
+		}
+		if cl == cur {
+			continue
+		}
+		if cur > 0 {
+			if _, ok := runs[cur]; !ok {
+				order = append(order, cur)
+			}
+			runs[cur] = append(runs[cur], span{float64(start) / float64(n), float64(j) / float64(n)})
+		}
+		start, cur = j, cl
+	}
+	if len(order) == 0 {
+		return
+	}
+	c.group(attr("transform", "translate("+num(x)+" "+num(y)+") scale("+strings.TrimSpace(fmt.Sprintf("%.6f", w/float64(n)))+" 1)"))
+	for cl := 1; cl < sim.NumReasons*(levels+1); cl++ {
+		sp, ok := runs[cl]
+		if !ok {
+			continue
+		}
+		reason, level := cl/(levels+1), cl%(levels+1)
+		attrs := []string{attr("stroke", reasonColors[reason]), attr("stroke-width", num(stripH)),
+			attr("stroke-dasharray", dashes(sp, float64(n))), attr("fill", "none")}
+		if level < levels {
+			attrs = append(attrs, attr("stroke-opacity", num(float64(level)/levels)))
+		}
+		c.path("M0 "+num(stripH/2)+"h"+fmt.Sprint(n), attrs...)
+	}
+	c.end()
+}
+
+// cellClass is 0 for a cell where nothing moved, else
+// reason·(levels+1) + level, level being the moved share in quarters
+// (always levels for single keys), reason the commonest one.
+func cellClass(cells []sim.Cell, j, k int) int {
+	cell := cells[j]
+	sum, reason := 0, 0
+	for r, v := range cell {
+		sum += int(v)
+		if v > cell[reason] {
+			reason = r
+		}
+	}
+	if sum == 0 {
+		return 0
+	}
+	keys := sim.CellKeys(j, len(cells), k)
+	level := (sum*levels + keys - 1) / keys
+	return reason*(levels+1) + min(max(level, 1), levels)
+}
+
+func stripsCaption(res *sim.Result, i int, bins bool) string {
+	var b strings.Builder
+	b.WriteString("For each rule, two strips show every key once; a lit cell is a key that is now stored on a different node than before this step, coloured by why it moved. ")
+	b.WriteString("The top strip lists keys in the order they were made, the bottom one in hash order, i.e. around the circle from 0 to 2³²: a rule that only hands over arcs lights a few solid blocks there, while a rule that reshuffles lights cells everywhere. ")
+	if bins {
+		fmt.Fprintf(&b, "With %s keys each cell is a bin of consecutive keys, shaded by the share that moved. ", commas(res.Keys.Len()))
+	}
+	fmt.Fprintf(&b, "Moved in this step (%s): %s; red (collateral) moves are pure cost, since neither node involved changed.", opText(res, i), movedList(res, i))
+	return b.String()
+}

@@ -1,0 +1,159 @@
+package svg
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// named lists the nodes step i acted on.
+func named(res *sim.Result, i int) string {
+	st := &res.Timeline.States[i]
+	var names []string
+	for j, id := range st.Named {
+		if j == 3 && len(st.Named) > 4 {
+			names = append(names, "+"+strconv.Itoa(len(st.Named)-3)+" more")
+			break
+		}
+		names = append(names, res.Timeline.Nodes[id])
+	}
+	s := strings.Join(names, ", ")
+	if st.Random {
+		s += " (random)"
+	}
+	return s
+}
+
+// opText says what step i did, e.g. "add f".
+func opText(res *sim.Result, i int) string {
+	st := &res.Timeline.States[i]
+	switch st.Op {
+	case sim.OpStart:
+		return "start with " + strconv.Itoa(len(st.Members)) + " nodes"
+	case sim.OpVNodes:
+		if st.VNodes == 1 {
+			return "set 1 point per node"
+		}
+		return "set " + strconv.Itoa(st.VNodes) + " points per node"
+	case sim.OpReplicas:
+		return "set replicas to " + strconv.Itoa(st.Replicas)
+	case sim.OpWeight:
+		return "reweight " + named(res, i)
+	}
+	return st.Op.String() + " " + named(res, i)
+}
+
+// opShort is opText for an axis label.
+func opShort(res *sim.Result, i int) string {
+	st := &res.Timeline.States[i]
+	first := ""
+	if len(st.Named) > 0 {
+		first = res.Timeline.Nodes[st.Named[0]]
+		if len(st.Named) > 1 {
+			first += "…"
+		}
+	}
+	switch st.Op {
+	case sim.OpAdd:
+		return "+" + first
+	case sim.OpRemove:
+		return "−" + first
+	case sim.OpFail:
+		return "✕" + first
+	case sim.OpRecover:
+		return "↺" + first
+	case sim.OpVNodes:
+		return "v=" + strconv.Itoa(st.VNodes)
+	case sim.OpReplicas:
+		return "R=" + strconv.Itoa(st.Replicas)
+	case sim.OpWeight:
+		return "w " + first
+	}
+	return "start"
+}
+
+func ruleLabels(res *sim.Result) string {
+	var ls []string
+	for _, r := range res.Rules {
+		ls = append(ls, r.Spec.Label)
+	}
+	return strings.Join(ls, ", ")
+}
+
+func movedList(res *sim.Result, i int) string {
+	var parts []string
+	k := float64(res.Keys.Len())
+	for _, r := range res.Rules {
+		m := r.Steps[i].Moved
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", r.Spec.Label, commas(m), pct(float64(m)/k)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func ringsCaption(res *sim.Result, i int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Each wheel is the whole 32-bit hash space bent into a circle, starting at the top (0) and running clockwise; "+
+		"a key's hash is a point on it, and the key is stored by the node whose colour covers that point. "+
+		"The legend gives each node's colour, how many of the %s keys it holds and its share. ", commas(res.Keys.Len()))
+	if hasPoints(res, i) {
+		b.WriteString("Ticks outside a ring rule's wheel are its points (virtual nodes): each point claims the stretch of circle just before it, " +
+			"so more points per node give finer, more even stripes. ")
+	}
+	if hasSampled(res, i) {
+		fmt.Fprintf(&b, "Rules without points (like modulo) have no arcs of their own: their wheel is sampled, coloured by the owner at %s evenly spaced positions. ", commas(sim.WheelSamples))
+	}
+	if res.Keys.Len() > maxDots {
+		b.WriteString("There are too many keys to draw them; the strips figure shows which ones moved. ")
+	} else if anyDots(res) {
+		b.WriteString("Grey dots inside are the keys")
+		if i > 0 {
+			b.WriteString("; the large dark dots are the keys that changed node in this step")
+		}
+		b.WriteString(". ")
+	}
+	if i > 0 {
+		fmt.Fprintf(&b, "Moved in this step (%s): %s.", opText(res, i), movedList(res, i))
+	}
+	if failedAt(res, i) {
+		b.WriteString(" Failed nodes are grey and hatched: they keep their points but own nothing until they recover.")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func anyDots(res *sim.Result) bool {
+	for _, r := range res.Rules {
+		if defaultHash(r.Spec) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPoints(res *sim.Result, i int) bool {
+	for _, r := range res.Rules {
+		if r.Steps[i].Points != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSampled(res *sim.Result, i int) bool {
+	for _, r := range res.Rules {
+		if r.Steps[i].Points == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func failedAt(res *sim.Result, i int) bool {
+	for _, m := range res.Timeline.States[i].Members {
+		if m.Failed {
+			return true
+		}
+	}
+	return false
+}
