@@ -1,0 +1,123 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// monotoneKinds are the rules for which a membership change moves only
+// keys that must move: collateral is 0 on add, remove, fail, recover.
+var monotoneKinds = []string{"ring"}
+
+// historyFreeKinds are the rules whose placement depends only on the
+// current membership, so fail-then-recover restores it exactly.
+var historyFreeKinds = []string{"ring", "modulo"}
+
+// randomScenario builds a valid scenario from seed: 1–6 nodes, 50–400
+// keys, up to 12 membership steps chosen among those that are possible.
+func randomScenario(seed int64) *Scenario {
+	r := rand.New(rand.NewPCG(uint64(seed), 99))
+	s := &Scenario{Name: "f", Title: "f", Seed: uint64(seed), Replicas: 1 + r.IntN(2),
+		Keys: KeySpec{Count: 50 + r.IntN(350)}, Rules: []RuleSpec{{Kind: "ring", VNodes: 1 + r.IntN(40)}, {Kind: "modulo"}}}
+	members, failed := []string{}, map[string]bool{}
+	next := 0
+	newName := func() string { next++; return fmt.Sprintf("n%d", next) }
+	for range 1 + r.IntN(6) {
+		n := newName()
+		members = append(members, n)
+		s.Nodes = append(s.Nodes, NodeSpec{Name: n, Weight: 1})
+	}
+	live := func() []string {
+		var out []string
+		for _, m := range members {
+			if !failed[m] {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	for range r.IntN(13) {
+		l := live()
+		switch k := r.IntN(5); {
+		case k == 0 || len(members) == 1:
+			n := newName()
+			members = append(members, n)
+			s.Steps = append(s.Steps, add(n))
+		case k == 1 && len(l) > 1:
+			v := l[r.IntN(len(l))]
+			members = slices.DeleteFunc(members, func(m string) bool { return m == v })
+			s.Steps = append(s.Steps, remove(v))
+		case k == 2 && len(l) > 1:
+			v := l[r.IntN(len(l))]
+			failed[v] = true
+			s.Steps = append(s.Steps, fail(v))
+			if r.IntN(2) == 0 {
+				delete(failed, v)
+				s.Steps = append(s.Steps, recover_(v))
+			}
+		case k == 3:
+			s.Steps = append(s.Steps, Step{Op: OpVNodes, Value: 1 + r.IntN(30)})
+		default:
+			s.Steps = append(s.Steps, Step{Op: OpReplicas, Value: 1 + r.IntN(3)})
+		}
+	}
+	return s
+}
+
+// FuzzReplay replays random step sequences and checks the invariants
+// every rule must keep.
+func FuzzReplay(f *testing.F) {
+	for seed := range int64(20) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed int64) {
+		s := randomScenario(seed)
+		res, err := Replay(s)
+		if err != nil {
+			t.Fatalf("valid random scenario rejected: %v", err)
+		}
+		for _, rr := range res.Rules {
+			checkInvariants(t, res, rr)
+		}
+	})
+}
+
+func checkInvariants(t *testing.T, res *Result, rr RuleResult) {
+	t.Helper()
+	k := res.Keys.Len()
+	for i, sr := range rr.Steps {
+		st := &res.Timeline.States[i]
+		live := liveSet(st, len(res.Timeline.Nodes))
+		sum := 0
+		for id, l := range sr.Loads {
+			sum += l
+			if l > 0 && !live[id] {
+				t.Fatalf("%s step %d: node %s is not live but owns %d keys", rr.Spec.Label, i, res.Timeline.Nodes[id], l)
+			}
+		}
+		if sum != k {
+			t.Fatalf("%s step %d: loads sum to %d, want %d", rr.Spec.Label, i, sum, k)
+		}
+		if sr.Moved < sr.Needed || sr.Ideal > sr.Needed+k {
+			t.Fatalf("%s step %d: moved %d, needed %d, ideal %d", rr.Spec.Label, i, sr.Moved, sr.Needed, sr.Ideal)
+		}
+		membership := st.Op == OpAdd || st.Op == OpRemove || st.Op == OpFail || st.Op == OpRecover
+		if membership && slices.Contains(monotoneKinds, rr.Spec.Kind) && sr.Collateral() != 0 {
+			t.Fatalf("%s step %d (%v): collateral %d on a monotone rule", rr.Spec.Label, i, st.Op, sr.Collateral())
+		}
+		if i >= 2 && restores(res.Timeline, i) && slices.Contains(historyFreeKinds, rr.Spec.Kind) {
+			// The placement before the failure, or an earlier identical one.
+			if j := sr.Recurs; j < 0 || j > i-2 || rr.Steps[j].Fingerprint != rr.Steps[i-2].Fingerprint {
+				t.Fatalf("%s step %d: recover after fail recurs %d, want step %d's placement", rr.Spec.Label, i, j, i-2)
+			}
+		}
+	}
+}
+
+// restores reports whether step i recovers exactly what step i−1 failed.
+func restores(tl *Timeline, i int) bool {
+	a, b := &tl.States[i-1], &tl.States[i]
+	return a.Op == OpFail && b.Op == OpRecover && slices.Equal(a.Named, b.Named)
+}
