@@ -1,14 +1,13 @@
 package main
 
 import (
-	"flag"
 	"os"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/golden"
+
 	"github.com/rogpeppe/go-internal/testscript"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -21,6 +20,6 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
-		UpdateScripts: *update,
+		UpdateScripts: *golden.Update,
 	})
 }

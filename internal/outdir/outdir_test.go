@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/golden"
 )
 
 func files(kv ...string) []File {
@@ -111,3 +113,7 @@ func TestDiff(t *testing.T) {
 		t.Errorf("Diff of a missing dir = %q, %v", missing, err)
 	}
 }
+
+// The -update flag exists in every test binary so that
+// `go test ./... -update` works; outdir has no golden files of its own.
+var _ = golden.Update

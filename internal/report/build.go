@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // Build turns a finished replay and its figures into the report model.
@@ -95,7 +96,7 @@ func keySource(res *sim.Result) string {
 // memberList lists the members of st in join order, with weights when
 // withWeights is set and they are not all 1, and failed members marked.
 func memberList(res *sim.Result, st *sim.State, withWeights bool) string {
-	weighted := withWeights && !equalWeights(st)
+	weighted := withWeights && !text.EqualWeights(st)
 	names := make([]string, len(st.Members))
 	for i, m := range st.Members {
 		names[i] = res.Timeline.Nodes[m.ID]
@@ -109,23 +110,8 @@ func memberList(res *sim.Result, st *sim.State, withWeights bool) string {
 	return strings.Join(names, ", ")
 }
 
-// equalWeights reports whether the live members of st share one weight.
-func equalWeights(st *sim.State) bool {
-	w := 0
-	for _, m := range st.Members {
-		if m.Failed {
-			continue
-		}
-		if w != 0 && m.Weight != w {
-			return false
-		}
-		w = m.Weight
-	}
-	return true
-}
-
 func weightsText(st *sim.State) string {
-	if equalWeights(st) {
+	if text.EqualWeights(st) {
 		return "equal weights"
 	}
 	total := 0

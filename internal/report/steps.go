@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // stepSection builds the report section of step i.
@@ -16,7 +17,7 @@ func stepSection(res *sim.Result, i int) StepSection {
 		Members:  memberList(res, st, false),
 		Live:     st.Live(),
 		Keys:     res.Keys.Len(),
-		Weighted: !equalWeights(st),
+		Weighted: !text.EqualWeights(st),
 		Replicas: st.Replicas,
 		Loads:    loadTable(res, i),
 	}

@@ -6,66 +6,14 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // This file puts results into words: step headings, recurrences and the
 // sentence that compares the rules. Everything here is plain text.
 
 // change says what step i did, e.g. "remove d (random)".
-func change(res *sim.Result, i int) string {
-	st := &res.Timeline.States[i]
-	named := namedList(res, st)
-	switch st.Op {
-	case sim.OpStart:
-		return "start with " + memberList(res, st, true)
-	case sim.OpAdd:
-		return "add " + named
-	case sim.OpRemove, sim.OpFail:
-		if st.Random {
-			return st.Op.String() + " " + named + " (random)"
-		}
-		return st.Op.String() + " " + named
-	case sim.OpRecover:
-		return recoverText(res, i, named)
-	case sim.OpVNodes:
-		return "points per node → " + strconv.Itoa(st.VNodes)
-	case sim.OpReplicas:
-		return "replicas → " + strconv.Itoa(st.Replicas)
-	case sim.OpWeight:
-		return "weight " + named
-	}
-	return st.Op.String()
-}
-
-// namedList lists the nodes a step acted on, with the weight for add (when
-// not 1) and weight steps: "f (weight 2)", "a → 2".
-func namedList(res *sim.Result, st *sim.State) string {
-	parts := make([]string, 0, len(st.Named))
-	for _, id := range st.Named {
-		p := res.Timeline.Nodes[id]
-		m, _ := st.Member(id)
-		switch {
-		case st.Op == sim.OpWeight:
-			p += " → " + strconv.Itoa(m.Weight)
-		case st.Op == sim.OpAdd && m.Weight != 1:
-			p += " (weight " + strconv.Itoa(m.Weight) + ")"
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// recoverText describes a recover step, which may name every failed node.
-func recoverText(res *sim.Result, i int, named string) string {
-	all := i-1 < len(res.Scenario.Steps) && res.Scenario.Steps[i-1].All
-	switch {
-	case all && named == "":
-		return "recover all (none had failed)"
-	case all:
-		return "recover all: " + named
-	}
-	return "recover " + named
-}
+func change(res *sim.Result, i int) string { return text.Change(res, i, 0) }
 
 // recurrence says whether a step's placement repeats an earlier one.
 func recurrence(sr *sim.StepResult) string {

@@ -1,19 +1,15 @@
 package scenario
 
 import (
-	"bytes"
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/diff"
+	"github.com/ringreport/ringreport/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden testdata/bad/*.err files")
 
 // dirReader reads keys files from dir, with an OS-independent error for a
 // missing file so that golden messages are the same everywhere.
@@ -47,26 +43,7 @@ func TestParseBad(t *testing.T) {
 			if s != nil {
 				t.Errorf("Parse returned a scenario with its errors")
 			}
-			checkGolden(t, strings.TrimSuffix(file, ".yaml")+".err", []byte(err.Error()+"\n"))
+			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".err", []byte(err.Error()+"\n"))
 		})
-	}
-}
-
-// checkGolden compares got with the golden file, or rewrites it under
-// -update.
-func checkGolden(t *testing.T, golden string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("error text differs from %s (run go test -update to accept):\n%s", golden, diff.Diff(golden, want, "got", got))
 	}
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"strconv"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/golden"
 )
 
 func names(ns ...string) []NodeSpec {
@@ -52,3 +54,7 @@ func add(n ...string) Step      { return Step{Op: OpAdd, Nodes: names(n...)} }
 func remove(n ...string) Step   { return Step{Op: OpRemove, Nodes: names(n...)} }
 func fail(n ...string) Step     { return Step{Op: OpFail, Nodes: names(n...)} }
 func recover_(n ...string) Step { return Step{Op: OpRecover, Nodes: names(n...)} }
+
+// The -update flag exists in every test binary so that
+// `go test ./... -update` works; sim has no golden files of its own.
+var _ = golden.Update

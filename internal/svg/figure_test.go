@@ -11,13 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/golden"
+
 	"github.com/ringreport/ringreport/internal/sim"
-	"github.com/rogpeppe/go-internal/diff"
 )
 
 var (
-	update = flag.Bool("update", false, "rewrite the golden SVGs in testdata/golden")
-	dump   = flag.String("dump", "", "also write every figure into this directory")
+	dump = flag.String("dump", "", "also write every figure into this directory")
 )
 
 func nodes(names ...string) []sim.NodeSpec {
@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 			}
 			for _, f := range figs {
 				checkFigure(t, f)
-				golden(t, filepath.Join("testdata", "golden", s.Name, f.Name), f.SVG)
+				golden.Check(t, filepath.Join("testdata", "golden", s.Name, f.Name), f.SVG)
 				if *dump != "" {
 					dir := filepath.Join(*dump, s.Name)
 					os.MkdirAll(dir, 0o755)
@@ -86,26 +86,6 @@ func TestGolden(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", path, diff.Diff(path, want, "got", got))
 	}
 }
 

@@ -6,44 +6,11 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
-// named lists the nodes step i acted on.
-func named(res *sim.Result, i int) string {
-	st := &res.Timeline.States[i]
-	var names []string
-	for j, id := range st.Named {
-		if j == 3 && len(st.Named) > 4 {
-			names = append(names, "+"+strconv.Itoa(len(st.Named)-3)+" more")
-			break
-		}
-		names = append(names, res.Timeline.Nodes[id])
-	}
-	s := strings.Join(names, ", ")
-	if st.Random {
-		s += " (random)"
-	}
-	return s
-}
-
-// opText says what step i did, e.g. "add f".
-func opText(res *sim.Result, i int) string {
-	st := &res.Timeline.States[i]
-	switch st.Op {
-	case sim.OpStart:
-		return "start with " + strconv.Itoa(len(st.Members)) + " nodes"
-	case sim.OpVNodes:
-		if st.VNodes == 1 {
-			return "set 1 point per node"
-		}
-		return "set " + strconv.Itoa(st.VNodes) + " points per node"
-	case sim.OpReplicas:
-		return "set replicas to " + strconv.Itoa(st.Replicas)
-	case sim.OpWeight:
-		return "reweight " + named(res, i)
-	}
-	return st.Op.String() + " " + named(res, i)
-}
+// opText says what step i did, e.g. "add f", listing at most three nodes.
+func opText(res *sim.Result, i int) string { return text.Change(res, i, 3) }
 
 // opShort is opText for an axis label.
 func opShort(res *sim.Result, i int) string {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	fsvg "github.com/ajstarks/svgo/float"
+
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // canvas wraps svgo: every coordinate goes through num (fixed decimals),
@@ -149,23 +151,8 @@ func fit(s string, width, size float64) string {
 // textW estimates the width of s at size px.
 func textW(s string, size float64) float64 { return float64(len([]rune(s))) * charW * size }
 
-// commas formats n with thousands separators.
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var out []byte
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
-}
-
-// pct formats a fraction as a percentage with one decimal.
-func pct(f float64) string { return strconv.FormatFloat(math.Round(f*1000)/10, 'f', 1, 64) + "%" }
+// Numbers read the same in figures and in the report (internal/text).
+var (
+	commas = text.Count
+	pct    = text.Pct
+)
