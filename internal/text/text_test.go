@@ -1,0 +1,62 @@
+package text
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/golden"
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+var _ = golden.Update // every test binary accepts -update
+
+func TestNumbers(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Count(0), "0"}, {Count(999), "999"}, {Count(1000), "1,000"}, {Count(-1234567), "-1,234,567"},
+		{Fixed(2, 1.005), "1.00"}, {Fixed(1, -0.04), "0.0"}, {Fixed(3, math.NaN()), "—"},
+		{Pct(0.1234), "12.3%"}, {SignedPct(0.015), "+1.5%"}, {SignedPct(-0.003), "−0.3%"}, {SignedPct(0), "0.0%"},
+		{Times(2.6), "2.60×"}, {Times(Ratio(1, 0)), "—"},
+		{Plural(1, "key", "keys"), "1 key"}, {Plural(1200, "key", "keys"), "1,200 keys"},
+		{List(nil), ""}, {List([]string{"a"}), "a"}, {List([]string{"a", "b", "c"}), "a, b and c"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestChange(t *testing.T) {
+	s := &sim.Scenario{Name: "c", Title: "c", Seed: 1, Replicas: 1, Keys: sim.KeySpec{Count: 10},
+		Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b", Weight: 2}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
+		Rules: []sim.RuleSpec{{Kind: "modulo", Label: "modulo"}},
+		Steps: []sim.Step{
+			{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "f", Weight: 3}}},
+			{Op: sim.OpRemove, Random: true},
+			{Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b"}}},
+			{Op: sim.OpRecover, All: true},
+			{Op: sim.OpRecover, All: true},
+			{Op: sim.OpVNodes, Value: 240},
+			{Op: sim.OpReplicas, Value: 3},
+			{Op: sim.OpWeight, Nodes: []sim.NodeSpec{{Name: "a", Weight: 2}}},
+		}}
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"start with a (weight 1), b (weight 2), +3 more",
+		"add f (weight 3)",
+		"remove d (random)",
+		"fail a, b",
+		"recover all: a, b",
+		"recover all (none had failed)",
+		"points per node → 240",
+		"replicas → 3",
+		"weight a → 2",
+	}
+	for i, w := range want {
+		if got := Change(res, i, 2); got != w {
+			t.Errorf("step %d: %q, want %q", i, got, w)
+		}
+	}
+}
