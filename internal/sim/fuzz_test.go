@@ -9,18 +9,20 @@ import (
 
 // monotoneKinds are the rules for which a membership change moves only
 // keys that must move: collateral is 0 on add, remove, fail, recover.
-var monotoneKinds = []string{"ring"}
+var monotoneKinds = []string{"ring", "rendezvous", "multiprobe"}
 
 // historyFreeKinds are the rules whose placement depends only on the
 // current membership, so fail-then-recover restores it exactly.
-var historyFreeKinds = []string{"ring", "modulo"}
+var historyFreeKinds = []string{"ring", "modulo", "jump", "rendezvous", "maglev", "multiprobe", "bounded", "ketama", "slots"}
 
 // randomScenario builds a valid scenario from seed: 1–6 nodes, 50–400
 // keys, up to 12 membership steps chosen among those that are possible.
 func randomScenario(seed int64) *Scenario {
 	r := rand.New(rand.NewPCG(uint64(seed), 99))
 	s := &Scenario{Name: "f", Title: "f", Seed: uint64(seed), Replicas: 1 + r.IntN(2),
-		Keys: KeySpec{Count: 50 + r.IntN(350)}, Rules: []RuleSpec{{Kind: "ring", VNodes: 1 + r.IntN(40)}, {Kind: "modulo"}}}
+		Keys: KeySpec{Count: 50 + r.IntN(350)}, Rules: []RuleSpec{{Kind: "ring", VNodes: 1 + r.IntN(40)}, {Kind: "modulo"},
+			{Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev", M: 251}, {Kind: "multiprobe"}, {Kind: "bounded"},
+			{Kind: "ketama"}, {Kind: "slots"}}}
 	members, failed := []string{}, map[string]bool{}
 	next := 0
 	newName := func() string { next++; return fmt.Sprintf("n%d", next) }

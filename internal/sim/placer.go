@@ -28,11 +28,34 @@ type placer interface {
 func newPlacer(spec RuleSpec, env *env) (placer, error) {
 	switch spec.Kind {
 	case "ring":
-		return newRing(spec, env), nil
+		return checked(newRingChecked(spec, env))
 	case "modulo":
-		return newModulo(env), nil
+		return checked(newModulo(spec, env))
+	case "jump":
+		return checked(newJump(spec, env))
+	case "rendezvous":
+		return checked(newRendezvous(spec, env))
+	case "maglev":
+		return checked(newMaglev(spec, env))
+	case "multiprobe":
+		return checked(newMultiprobe(spec, env))
+	case "bounded":
+		return checked(newBounded(spec, env))
+	case "ketama":
+		return checked(newKetama(spec, env))
+	case "slots":
+		return checked(newSlots(spec, env))
 	}
 	return nil, fmt.Errorf("rule %q is not implemented", spec.Kind)
+}
+
+// checked turns a constructor's typed result into newPlacer's, so that a
+// failed constructor never yields a non-nil placer holding a nil pointer.
+func checked[P placer](p P, err error) (placer, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // env is what every placer of one replay shares: keys and node names.

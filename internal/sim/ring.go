@@ -7,10 +7,11 @@ import (
 )
 
 // ring is consistent hashing with virtual nodes (Karger et al. 1997): each
-// member puts vnodes·weight points on the 32-bit circle, at Hash32 of
-// "name#i"; a key belongs to the first point at or clockwise after its
-// position, wrapping at the top. Failed members keep their points and are
-// skipped. Replicas walk on clockwise collecting distinct live nodes.
+// member puts vnodes·weight points on the 32-bit circle, at the rule's hash
+// (Hash32 by default) of "name#i"; a key belongs to the first point at or
+// clockwise after its position, the same hash of the key, wrapping at the
+// top. Failed members keep their points and are skipped. Replicas walk on
+// clockwise collecting distinct live nodes.
 //
 // Points at the same position are ordered by node name, then by point
 // index, so the ring does not depend on the order nodes joined in.
@@ -21,6 +22,7 @@ type ring struct {
 	idx    []uint32 // point index i of pts[j] ("name#i"), for the tiebreak
 	live   []bool   // by NodeID
 	cached map[NodeID]ringNode
+	kc     *keyCache // key positions under the rule's hash
 }
 
 // ringNode caches a member's points, recomputed when its count changes.
@@ -29,12 +31,22 @@ type ringNode struct {
 	pts   []uint32
 }
 
+// newRingChecked is newRing after checking the rule's hash name.
+func newRingChecked(spec RuleSpec, e *env) (*ring, error) {
+	if _, err := parseHash(spec.Kind, spec.Hash); err != nil {
+		return nil, err
+	}
+	return newRing(spec, e), nil
+}
+
+// newRing returns a ring for a rule whose hash name is valid.
 func newRing(spec RuleSpec, e *env) *ring {
+	h, _ := parseHash(spec.Kind, spec.Hash)
 	v := spec.VNodes
 	if v == 0 {
 		v = DefaultVNodes
 	}
-	return &ring{env: e, vnodes: v, cached: map[NodeID]ringNode{}}
+	return &ring{env: e, vnodes: v, cached: map[NodeID]ringNode{}, kc: newKeyCache(e.keys, h)}
 }
 
 // pointsOf returns the positions of a node's count points.
@@ -47,7 +59,7 @@ func (r *ring) pointsOf(id NodeID, count int) []uint32 {
 	pts := make([]uint32, count)
 	for i := range pts {
 		buf = strconv.AppendInt(append(append(buf[:0], name...), '#'), int64(i), 10)
-		pts[i] = hash32Bytes(buf)
+		pts[i] = r.kc.hash.sum32(buf)
 	}
 	r.cached[id] = ringNode{count: count, pts: pts}
 	return pts
@@ -58,21 +70,34 @@ func (r *ring) update(st *State) []string {
 	if st.VNodes > 0 {
 		v = st.VNodes
 	}
+	return r.build(st, v)
+}
+
+// ringEntry is a point before sorting: i is its index in "name#i".
+type ringEntry struct {
+	pos  uint32
+	node NodeID
+	i    uint32
+}
+
+// build places v·weight points for every member of st.
+func (r *ring) build(st *State, v int) []string {
 	r.live = make([]bool, len(r.env.nodes))
-	type entry struct {
-		pos  uint32
-		node NodeID
-		i    uint32
-	}
-	var all []entry
+	var all []ringEntry
 	for _, m := range st.Members {
 		r.live[m.ID] = !m.Failed
 		for i, p := range r.pointsOf(m.ID, v*m.Weight) {
-			all = append(all, entry{p, m.ID, uint32(i)})
+			all = append(all, ringEntry{p, m.ID, uint32(i)})
 		}
 	}
+	return r.setPoints(all)
+}
+
+// setPoints sorts the points (ties by node name, then point index) and
+// reports collisions. r.live must be set.
+func (r *ring) setPoints(all []ringEntry) []string {
 	names := r.env.nodes
-	slices.SortFunc(all, func(a, b entry) int {
+	slices.SortFunc(all, func(a, b ringEntry) int {
 		if a.pos != b.pos {
 			return cmpU32(a.pos, b.pos)
 		}
@@ -150,9 +175,12 @@ func (r *ring) walk(j, R int, list []NodeID) []NodeID {
 // per-key search.
 func (r *ring) assign(lists [][]NodeID) {
 	pref := r.prefs(len(lists))
+	sorted := r.kc.sortedPos()
+	perm, _ := r.kc.order()
 	P := len(r.pts)
 	j := 0
-	for i, p := range r.env.keys.Pos {
+	for t, p := range sorted {
+		i := at(perm, t)
 		for j < P && r.pts[j].Pos < p {
 			j++
 		}
@@ -176,7 +204,7 @@ func (r *ring) first(pos uint32) int {
 }
 
 func (r *ring) probe(key string, R int) (uint64, []NodeID) {
-	pos := Hash32(key)
+	pos := r.kc.hash.sum32([]byte(key))
 	return uint64(pos), r.walk(r.first(pos), R, nil)
 }
 
@@ -195,4 +223,7 @@ func (r *ring) geometry() ([]Arc, []Point) {
 	return arcs, slices.Clone(r.pts)
 }
 
-func (r *ring) order() []uint32 { return nil }
+func (r *ring) order() []uint32 {
+	_, rank := r.kc.order()
+	return rank
+}

@@ -1,0 +1,210 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// DefaultEpsilon is the slack ε of a bounded rule that names none.
+const DefaultEpsilon = 0.25
+
+// MaxEpsilon bounds the slack a bounded rule may ask for.
+const MaxEpsilon = 1000
+
+// bounded is consistent hashing with bounded loads (Mirrokni, Thorup,
+// Zadimoghaddam, "Consistent Hashing with Bounded Loads", SODA 2018): the
+// points are the ring rule's (VNodes per unit of weight, the rule's hash,
+// vnodes steps apply), and every live node i may hold at most
+//
+//	c_i = ⌈(1+ε)·K·w_i/Σw⌉ keys (⌈(1+ε)·K/n⌉ with equal weights),
+//
+// ε = Epsilon (default 0.25), taken to six decimals so that capacities are
+// integer arithmetic. Keys are placed one at a time in ascending position
+// under the rule's hash (the canonical key order for the default hash),
+// each walking clockwise from its position to the first point of a live
+// node with room. Σc_i ≥ (1+ε)·K > K, so every key finds room (update
+// still checks, and would say "infeasible").
+//
+// Placement is recomputed from scratch at every step: the assignment is a
+// function of the live set and weights, not of history, so a step can
+// move keys between nodes that stayed once a capacity binds (a cascade of
+// overflows; the paper analyses how far such cascades reach). Failed
+// nodes keep their points but get no capacity, so walks pass them.
+//
+// Replicas are not in the paper: here they are the ring walk clockwise
+// from the point where the key found room (capacities bound owners only).
+// geometry draws the ring's unbounded arcs: where a key goes when its
+// first node has room.
+type bounded struct {
+	r      *ring
+	eps    uint64 // (1+ε)·10⁶
+	cap    []int  // by NodeID, 0 when not live
+	sum    int    // Σ cap
+	fullAt []int  // by NodeID: rank of the key that filled it, or K
+}
+
+// epsScale is the fixed-point scale of ε.
+const epsScale = 1_000_000
+
+func newBounded(spec RuleSpec, e *env) (*bounded, error) {
+	eps := spec.Epsilon
+	if eps == 0 {
+		eps = DefaultEpsilon
+	}
+	if !(eps > 0 && eps <= MaxEpsilon) {
+		return nil, fmt.Errorf("rule bounded: epsilon = %v must be above 0 and at most %d", spec.Epsilon, MaxEpsilon)
+	}
+	r, err := newRingChecked(spec, e)
+	if err != nil {
+		return nil, err
+	}
+	return &bounded{r: r, eps: epsScale + uint64(math.Round(eps*epsScale))}, nil
+}
+
+func (b *bounded) update(st *State) []string {
+	notes := b.r.update(st)
+	live := liveList(st)
+	W := uint64(0)
+	for _, m := range live {
+		W += uint64(m.Weight)
+	}
+	K := uint64(b.r.env.keys.Len())
+	b.cap, b.sum = make([]int, len(b.r.env.nodes)), 0
+	for _, m := range live {
+		b.cap[m.ID] = int(ceilMulDiv(b.eps*K, uint64(m.Weight), epsScale*W))
+		b.sum += b.cap[m.ID]
+	}
+	if b.sum < int(K) {
+		notes = append(notes, fmt.Sprintf("bounded: capacities sum to %d < %d keys: infeasible", b.sum, K))
+	}
+	return notes
+}
+
+// ceilMulDiv returns ⌈a·b/c⌉ without overflow for a·b < 2⁶⁴·c.
+func ceilMulDiv(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	q, r := bits.Div64(hi, lo, c)
+	if r != 0 {
+		q++
+	}
+	return q
+}
+
+func (b *bounded) assign(lists [][]NodeID) {
+	pref := b.r.prefs(len(lists))
+	sorted := b.r.kc.sortedPos()
+	perm, _ := b.r.kc.order()
+	w := b.newWalker()
+	P := len(b.r.pts)
+	j := 0
+	for t, p := range sorted {
+		i := at(perm, t)
+		for j < P && b.r.pts[j].Pos < p {
+			j++
+		}
+		c := w.place(j%P, t)
+		for r, l := range lists {
+			l[i] = pref[r][c]
+		}
+	}
+	b.fullAt = w.fullAt
+}
+
+// walker finds, from a point, the first point of a live node with room.
+// Points of dead or full nodes are closed; skip links each closed point
+// toward the next open one (union-find with path halving, wrapping), so a
+// placement costs near-constant amortized time however long the run of
+// full nodes.
+type walker struct {
+	b      *bounded
+	skip   []int32   // skip[j] == j when point j is open
+	byNode [][]int32 // point indices of each NodeID
+	load   []int
+	fullAt []int
+}
+
+func (b *bounded) newWalker() *walker {
+	P := len(b.r.pts)
+	n := len(b.cap)
+	w := &walker{b: b, skip: make([]int32, P+1), byNode: make([][]int32, n), load: make([]int, n), fullAt: make([]int, n)}
+	for id := range w.fullAt {
+		w.fullAt[id] = b.r.env.keys.Len()
+	}
+	for j, pt := range b.r.pts {
+		w.skip[j] = int32(j)
+		if b.cap[pt.Node] == 0 {
+			w.skip[j] = int32(j + 1)
+		}
+		w.byNode[pt.Node] = append(w.byNode[pt.Node], int32(j))
+	}
+	w.skip[P] = int32(P)
+	return w
+}
+
+// find returns the first open point at or after j, or len(pts).
+func (w *walker) find(j int32) int32 {
+	for w.skip[j] != j {
+		w.skip[j] = w.skip[w.skip[j]]
+		j = w.skip[j]
+	}
+	return j
+}
+
+// place puts the key of rank t at the first open point from j and
+// returns that point.
+func (w *walker) place(j, t int) int {
+	P := int32(len(w.b.r.pts))
+	c := w.find(int32(j))
+	if c == P {
+		c = w.find(0)
+	}
+	if c == P {
+		panic("bounded: no node has room") // impossible: Σ capacities > K
+	}
+	id := w.b.r.pts[c].Node
+	w.load[id]++
+	if w.load[id] == w.b.cap[id] {
+		w.fullAt[id] = t
+		for _, p := range w.byNode[id] {
+			w.skip[p] = p + 1
+		}
+	}
+	return int(c)
+}
+
+// probe places the key as one more key inserted just before the keys at
+// or after its position: it walks from its point to the first live node
+// that still had room at that moment (a node is full from the key that
+// filled it on). A probe that is one of the keys gets that key's owner.
+func (b *bounded) probe(key string, R int) (uint64, []NodeID) {
+	pos := b.r.kc.hash.sum32([]byte(key))
+	t := lowerBound(b.r.kc.sortedPos(), pos)
+	P := len(b.r.pts)
+	j := b.r.first(pos)
+	for s := 0; s < P; s++ {
+		id := b.r.pts[(j+s)%P].Node
+		if b.cap[id] > 0 && b.fullAt[id] >= t {
+			return uint64(pos), b.r.walk((j+s)%P, R, nil)
+		}
+	}
+	return uint64(pos), nil
+}
+
+func (b *bounded) geometry() ([]Arc, []Point) { return b.r.geometry() }
+
+func (b *bounded) order() []uint32 { return b.r.order() }
+
+// lowerBound returns the first index of a with a[j] ≥ x, or len(a).
+func lowerBound(a []uint32, x uint32) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

@@ -1,0 +1,200 @@
+package sim
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// HashNames lists the values RuleSpec.Hash accepts, the default first:
+//
+//   - "fnv1a-fmix": Hash32, 32-bit FNV-1a then murmur3's fmix32;
+//   - "xxhash64": XXH64 with seed 0 (xxhash.Sum64); 32-bit rules use its
+//     low 32 bits, jump and rendezvous the full 64;
+//   - "crc32": CRC-32/IEEE (hash/crc32.ChecksumIEEE);
+//   - "md5": the first 4 bytes of MD5, little-endian (libketama's
+//     ketama_hashi).
+//
+// ketama and slots fix their own hash (MD5 and CRC16) and take none.
+var HashNames = []string{"fnv1a-fmix", "xxhash64", "crc32", "md5"}
+
+// hashKind is a parsed RuleSpec.Hash.
+type hashKind uint8
+
+const (
+	hashFNV hashKind = iota
+	hashXX
+	hashCRC32
+	hashMD5
+)
+
+// parseHash returns the hash a rule names; "" is the default.
+func parseHash(kind, name string) (hashKind, error) {
+	if name == "" {
+		return hashFNV, nil
+	}
+	for i, n := range HashNames {
+		if n == name {
+			return hashKind(i), nil
+		}
+	}
+	return 0, fmt.Errorf("rule %s: unknown hash %q (want one of %v)", kind, name, HashNames)
+}
+
+// sum32 is the 32-bit form of the hash: a key's position on the circle.
+func (h hashKind) sum32(b []byte) uint32 {
+	switch h {
+	case hashXX:
+		return uint32(xxhash.Sum64(b))
+	case hashCRC32:
+		return crc32.ChecksumIEEE(b)
+	case hashMD5:
+		d := md5.Sum(b)
+		return binary.LittleEndian.Uint32(d[:4])
+	}
+	return hash32Bytes(b)
+}
+
+// sum64 is the 64-bit form: xxhash64 in full, the others zero-extended.
+func (h hashKind) sum64(b []byte) uint64 {
+	if h == hashXX {
+		return xxhash.Sum64(b)
+	}
+	return uint64(h.sum32(b))
+}
+
+// keyCache holds one rule's per-key hashes, computed once on first use
+// from KeySet.AppendName, and the rule's position order of the keys.
+type keyCache struct {
+	keys   *KeySet
+	hash   hashKind
+	h32    []uint32
+	h64    []uint64
+	perm   []uint32 // rule order → canonical index, nil when canonical
+	rank   []uint32 // canonical index → rule order, nil when canonical
+	sorted []uint32 // positions in rule order
+	done   bool     // perm, rank and sorted are set
+}
+
+func newKeyCache(keys *KeySet, h hashKind) *keyCache { return &keyCache{keys: keys, hash: h} }
+
+// pos32 returns every key's 32-bit hash by canonical index.
+func (c *keyCache) pos32() []uint32 {
+	if c.hash == hashFNV {
+		return c.keys.Pos
+	}
+	if c.h32 == nil {
+		if c.hash == hashXX {
+			c.h32 = make([]uint32, c.keys.Len())
+			for i, h := range c.pos64() {
+				c.h32[i] = uint32(h)
+			}
+			return c.h32
+		}
+		c.h32 = c.each32(c.hash.sum32)
+	}
+	return c.h32
+}
+
+// pos64 returns every key's 64-bit hash by canonical index.
+func (c *keyCache) pos64() []uint64 {
+	if c.h64 == nil {
+		c.h64 = make([]uint64, c.keys.Len())
+		if c.hash != hashXX {
+			for i, p := range c.pos32() {
+				c.h64[i] = uint64(p)
+			}
+			return c.h64
+		}
+		var buf []byte
+		for i := range c.h64 {
+			buf = c.keys.AppendName(buf[:0], i)
+			c.h64[i] = xxhash.Sum64(buf)
+		}
+	}
+	return c.h64
+}
+
+// each32 applies f to every key's bytes, by canonical index.
+func (c *keyCache) each32(f func([]byte) uint32) []uint32 {
+	out := make([]uint32, c.keys.Len())
+	var buf []byte
+	for i := range out {
+		buf = c.keys.AppendName(buf[:0], i)
+		out[i] = f(buf)
+	}
+	return out
+}
+
+// order returns the permutation that lists keys by ascending 32-bit
+// position under the rule's hash (ties by canonical index) and its
+// inverse; both are nil when that is the canonical order.
+func (c *keyCache) order() (perm, rank []uint32) {
+	if !c.done {
+		c.sorted = c.keys.Pos
+		if c.hash != hashFNV {
+			c.sorted, c.perm, c.rank = rankBy(c.pos32())
+		}
+		c.done = true
+	}
+	return c.perm, c.rank
+}
+
+// sortedPos returns the key positions in ascending order: the t-th is the
+// position of canonical key at(perm, t).
+func (c *keyCache) sortedPos() []uint32 {
+	c.order()
+	return c.sorted
+}
+
+// rankBy sorts canonical indices by vals (stable) and returns the sorted
+// values, the sorted indices and each index's rank.
+func rankBy(vals []uint32) (sorted, perm, rank []uint32) {
+	sorted, perm = sortByPosition(vals)
+	rank = make([]uint32, len(perm))
+	for t, i := range perm {
+		rank[i] = uint32(t)
+	}
+	return sorted, perm, rank
+}
+
+// at returns the canonical index of the t-th key in rule order.
+func at(perm []uint32, t int) int {
+	if perm == nil {
+		return t
+	}
+	return int(perm[t])
+}
+
+// ln2Hi + ln2Lo = ln 2, split so that e·ln2Hi is exact (fdlibm e_log.c).
+const (
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+)
+
+// detLog returns ln x for x > 0 using only IEEE-754 operations that Go
+// rounds correctly, each product rounded explicitly so that no compiler
+// fuses a multiply-add: the same bits on every architecture, unlike
+// math.Log, which is assembly on amd64 and Go elsewhere. x = f·2^e with
+// f in [√½, √2), and ln f = 2·atanh(s), s = (f−1)/(f+1), by its series
+// to s¹⁹ (|s| ≤ 0.172, error below 1e-17).
+func detLog(x float64) float64 {
+	f, e := math.Frexp(x)
+	if f < math.Sqrt2/2 {
+		f *= 2
+		e--
+	}
+	s := (f - 1) / (f + 1)
+	s2 := float64(s * s)
+	p := 1.0 / 19
+	for _, c := range [...]float64{1.0 / 17, 1.0 / 15, 1.0 / 13, 1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3, 1} {
+		p = float64(p*s2) + c
+	}
+	lnf := float64(2 * float64(s*p))
+	k := float64(e)
+	return float64(k*ln2Hi) + (lnf + float64(k*ln2Lo))
+}

@@ -1,0 +1,165 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// jump is Jump Consistent Hash (Lamping & Veach 2014, "A Fast, Minimal
+// Memory, Consistent Hash Algorithm", arXiv:1406.2294): a key's 64-bit
+// hash drives a linear congruential generator that jumps forward through
+// the buckets 0..n−1; the last bucket it lands on below n is the key's.
+// With hash xxhash64 it reproduces github.com/dgryski/go-jump's
+// Hash(xxhash.Sum64String(key), n) exactly; with a 32-bit hash the key is
+// the hash zero-extended.
+//
+// Buckets are the live members in join order. The paper has no weights:
+// here a member of weight w holds w consecutive buckets, so its expected
+// share is w/Σw and adding or dropping the last member stays native.
+//
+// Jump can only add or drop buckets at the end. Any other change (removing
+// or failing a member that is not last, recovering one, reweighting one)
+// is modelled as the usual renumbering, the buckets re-numbered over the
+// live members in join order, and update says so in a note: that
+// renumbering also moves keys between nodes that stayed.
+//
+// Replicas are not defined by the paper: here they are the next distinct
+// nodes of the buckets after the key's, b+1, b+2, … wrapping.
+type jump struct {
+	env     *env
+	kc      *keyCache
+	buckets []NodeID   // bucket → node
+	pref    [][]NodeID // pref[r][b], built by prefs
+}
+
+func newJump(spec RuleSpec, e *env) (*jump, error) {
+	h, err := parseHash(spec.Kind, spec.Hash)
+	if err != nil {
+		return nil, err
+	}
+	return &jump{env: e, kc: newKeyCache(e.keys, h)}, nil
+}
+
+// jumpHash is the paper's JumpConsistentHash (Figure 1), n ≥ 1. The float
+// expression has no multiply-add to fuse, so it is exact everywhere.
+func jumpHash(key uint64, n int) int {
+	b, j := int64(-1), int64(0)
+	for j < int64(n) {
+		b = j
+		key = key*2862933555777941757 + 1
+		j = int64(float64(b+1) * (float64(int64(1)<<31) / float64((key>>33)+1)))
+	}
+	return int(b)
+}
+
+func (j *jump) update(st *State) []string {
+	old := j.buckets
+	live := liveList(st)
+	j.buckets, j.pref = nil, nil
+	for _, m := range live {
+		for range m.Weight {
+			j.buckets = append(j.buckets, m.ID)
+		}
+	}
+	var notes []string
+	if old != nil && !isPrefix(old, j.buckets) && !isPrefix(j.buckets, old) {
+		notes = append(notes, j.renumberNote(st, old))
+	}
+	if weighted(live) && (st.Op == OpStart || st.Op == OpAdd || st.Op == OpWeight) {
+		notes = append(notes, "jump has no weighted form in the paper: a node of weight w holds w consecutive buckets")
+	}
+	return notes
+}
+
+// isPrefix reports whether a is a prefix of b.
+func isPrefix(a, b []NodeID) bool { return len(a) <= len(b) && slices.Equal(a, b[:len(a)]) }
+
+// renumberNote explains a change jump cannot make natively.
+func (j *jump) renumberNote(st *State, old []NodeID) string {
+	d := 0
+	for d < len(old) && d < len(j.buckets) && old[d] == j.buckets[d] {
+		d++
+	}
+	verb := map[Op]string{OpRemove: "remove", OpFail: "drop failed", OpRecover: "re-insert recovered",
+		OpWeight: "resize"}[st.Op]
+	if verb == "" {
+		verb = "change"
+	}
+	return fmt.Sprintf("jump can only add or drop the last bucket, so it cannot natively %s %s (bucket %d of %d): "+
+		"modelled as the usual renumbering, buckets re-numbered over the live members in join order, "+
+		"which also moves keys between nodes that stayed", verb, quoteNames(j.env.nodes, st.Named), d, len(old))
+}
+
+// quoteNames lists node names, quoted, comma-separated.
+func quoteNames(names []string, ids []NodeID) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = strconv.Quote(names[id])
+	}
+	return strings.Join(q, ", ")
+}
+
+// prefs returns, for every bucket, the R distinct nodes of the buckets
+// from it onward, wrapping.
+func (j *jump) prefs(R int) [][]NodeID {
+	if len(j.pref) == R {
+		return j.pref
+	}
+	nb := len(j.buckets)
+	j.pref = make([][]NodeID, R)
+	for r := range j.pref {
+		j.pref[r] = make([]NodeID, nb)
+	}
+	list := make([]NodeID, 0, R)
+	for b := range nb {
+		list = list[:0]
+		for s := 0; s < nb && len(list) < R; s++ {
+			if id := j.buckets[(b+s)%nb]; !slices.Contains(list, id) {
+				list = append(list, id)
+			}
+		}
+		for r := range R {
+			j.pref[r][b] = NoNode
+			if r < len(list) {
+				j.pref[r][b] = list[r]
+			}
+		}
+	}
+	return j.pref
+}
+
+func (j *jump) assign(lists [][]NodeID) {
+	pref := j.prefs(len(lists))
+	nb := len(j.buckets)
+	for i, h := range j.kc.pos64() {
+		b := jumpHash(h, nb)
+		for r, l := range lists {
+			l[i] = pref[r][b]
+		}
+	}
+}
+
+func (j *jump) probe(key string, R int) (uint64, []NodeID) {
+	b := jumpHash(j.kc.hash.sum64([]byte(key)), len(j.buckets))
+	pref := j.prefs(R)
+	var owners []NodeID
+	for r := range R {
+		if pref[r][b] != NoNode {
+			owners = append(owners, pref[r][b])
+		}
+	}
+	return uint64(b), owners
+}
+
+// geometry samples the bucket of a key whose hash is the wheel position.
+func (j *jump) geometry() ([]Arc, []Point) {
+	nb := len(j.buckets)
+	return sampledArcs(WheelSamples, func(p uint32) NodeID { return j.buckets[jumpHash(uint64(p), nb)] }), nil
+}
+
+func (j *jump) order() []uint32 {
+	_, rank := j.kc.order()
+	return rank
+}

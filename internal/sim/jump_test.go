@@ -1,0 +1,98 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cespare/xxhash/v2"
+	gojump "github.com/dgryski/go-jump"
+)
+
+// TestJumpMatchesGoJump cross-checks jumpHash with github.com/dgryski/go-jump
+// (itself checked against the paper's C++ code) over many keys and sizes.
+func TestJumpMatchesGoJump(t *testing.T) {
+	key := uint64(1)
+	for i := range 20000 {
+		key = mix64(key + uint64(i))
+		for _, n := range []int{1, 2, 3, 7, 10, 11, 64, 1000, 65535} {
+			if got, want := jumpHash(key, n), int(gojump.Hash(key, n)); got != want {
+				t.Fatalf("jumpHash(%#x, %d) = %d, go-jump says %d", key, n, got, want)
+			}
+		}
+	}
+}
+
+// TestJumpRuleMatchesGoJump: the jump rule with hash xxhash64 puts every
+// key in go-jump's bucket of xxhash.Sum64String(key), buckets being the
+// nodes in join order.
+func TestJumpRuleMatchesGoJump(t *testing.T) {
+	nodes := []string{"n3", "n1", "n7", "n2", "n9", "n4", "n5"}
+	s := &Scenario{Name: "j", Title: "j", Seed: 5, Keys: KeySpec{Count: 5000}, Nodes: names(nodes...),
+		Replicas: 1, Rules: []RuleSpec{{Kind: "jump", Hash: "xxhash64"}}}
+	res := mustReplay(t, s)
+	owners := ownersAt(res, 0, 0)
+	for i := range res.Keys.Len() {
+		name := res.Keys.Name(i)
+		b := gojump.Hash(xxhash.Sum64String(name), len(nodes))
+		if got := res.Timeline.Nodes[owners[i]]; got != nodes[b] {
+			t.Fatalf("key %q: owner %s, go-jump bucket %d = %s", name, got, b, nodes[b])
+		}
+	}
+	if p := res.Rules[0].Steps[0].Probes; len(p) != 0 {
+		t.Fatal("unexpected probes")
+	}
+}
+
+// TestJumpMiddleRemoval: removing a middle node is not native: update
+// says so, and the model renumbers buckets over the remaining members,
+// which moves keys between nodes that stayed.
+func TestJumpMiddleRemoval(t *testing.T) {
+	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: KeySpec{Count: 10000}, Nodes: names("a", "b", "c", "d"),
+		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []Step{remove("b"), fail("c"), recover_("c"), remove("d")}}
+	res := mustReplay(t, s)
+	steps := res.Rules[0].Steps
+	for i, wantNote := range []bool{false, true, true, true, false} {
+		if got := len(steps[i].Notes) > 0; got != wantNote {
+			t.Errorf("step %d: notes %q, want a note: %v", i, steps[i].Notes, wantNote)
+		}
+	}
+	if !strings.Contains(steps[1].Notes[0], `remove "b" (bucket 1 of 4)`) || !strings.Contains(steps[1].Notes[0], "renumber") {
+		t.Errorf("note %q should name the node, its bucket and the renumbering", steps[1].Notes[0])
+	}
+	if steps[1].Collateral() == 0 {
+		t.Error("renumbering after a middle removal should move keys between surviving nodes")
+	}
+	// The model: after removing b, buckets 0, 1, 2 are a, c, d.
+	owners := ownersAt(res, 0, 1)
+	names := []string{"a", "c", "d"}
+	for i, h := range res.Keys.Pos {
+		if got := res.Timeline.Nodes[owners[i]]; got != names[gojump.Hash(uint64(h), 3)] {
+			t.Fatalf("key %d: owner %s, want %s", i, got, names[gojump.Hash(uint64(h), 3)])
+		}
+	}
+}
+
+// TestJumpWeights: a node of weight w holds w consecutive buckets.
+func TestJumpWeights(t *testing.T) {
+	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: KeySpec{Count: 40000}, Replicas: 2,
+		Nodes: []NodeSpec{{"a", 1}, {"b", 3}}, Rules: []RuleSpec{{Kind: "jump"}},
+		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{"c", 2}}}}}
+	res := mustReplay(t, s)
+	sr := res.Rules[0].Steps[1]
+	if sr.Moved != sr.Needed || len(sr.Notes) != 1 {
+		t.Errorf("adding a weighted last node: moved %d, needed %d, notes %q", sr.Moved, sr.Needed, sr.Notes)
+	}
+	for id, want := range []float64{1.0 / 6, 3.0 / 6, 2.0 / 6} {
+		if got := float64(sr.Loads[id]) / 40000; got < want-0.01 || got > want+0.01 {
+			t.Errorf("node %d share %.3f, want %.3f ± 0.01", id, got, want)
+		}
+	}
+	j, _ := newJump(RuleSpec{Kind: "jump"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	j.update(&res.Timeline.States[1])
+	if got := j.buckets; len(got) != 6 || got[0] != 0 || got[3] != 1 || got[4] != 2 {
+		t.Errorf("buckets %v, want [a b b b c c]", got)
+	}
+	if pref := j.prefs(2); pref[1][0] != 1 || pref[1][3] != 2 || pref[1][5] != 0 {
+		t.Errorf("second choices %v, want the next distinct bucket's node", pref[1])
+	}
+}

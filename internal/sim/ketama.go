@@ -1,0 +1,120 @@
+package sim
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// ketama is libketama's continuum (Richard Jones, Last.fm 2007,
+// github.com/RJ/ketama, libketama/ketama.c ketama_create_continuum and
+// ketama_get_server), the "ketama" distribution of memcached clients.
+// Node names are the strings clients hash, e.g. "10.0.0.1:11211".
+//
+// Server i of n, of weight w_i out of Σw, gets
+// ks = floorf(pct·40.0·(float)n) hashes, pct = (float)w_i/(float)Σw, with
+// libketama's own single-precision arithmetic (40 each with equal weights,
+// but 39 at n = 61, 122, 237, …, which update notes); hash k is MD5("name-k") and gives 4 points,
+// bytes [4h, 4h+4) little-endian for h = 0..3 — 160 points per server. A
+// key's position is the first 4 bytes of MD5(key), little-endian, and it
+// goes to the first point ≥ its position, wrapping. Points at the same
+// position are ordered by node name (libketama's qsort leaves them in no
+// defined order).
+//
+// Failure is modelled as libmemcached's auto-eject does it: the continuum
+// is rebuilt over the live servers (n and Σw count live servers only), so
+// with unequal weights a failure or a join changes every server's point
+// count and moves keys between servers that stayed. Recovery rebuilds it
+// again. The rule fixes its hash (MD5) and its points (VNodes does not
+// apply, nor do vnodes steps).
+//
+// Replicas are not defined by libketama: here they are the ring walk
+// clockwise, collecting distinct servers.
+type ketama struct {
+	r *ring
+}
+
+// ketamaHashes is libketama's hashes per server of average weight.
+const ketamaHashes = 40
+
+func newKetama(spec RuleSpec, e *env) (*ketama, error) {
+	if spec.Hash != "" && spec.Hash != "md5" {
+		return nil, fmt.Errorf("rule ketama: the hash is MD5, as in libketama; hash %q does not apply", spec.Hash)
+	}
+	if spec.VNodes != 0 {
+		return nil, fmt.Errorf("rule ketama: the points per server are libketama's (%d hashes × 4); vnodes does not apply", ketamaHashes)
+	}
+	return &ketama{r: &ring{env: e, cached: map[NodeID]ringNode{}, kc: newKeyCache(e.keys, hashMD5)}}, nil
+}
+
+// ketamaCount is libketama's number of hashes for a server:
+// floorf(pct * 40.0 * (float)numservers) with pct a float, the product
+// taken in double, then rounded to float by floorf's argument.
+func ketamaCount(w, total, n int) int {
+	pct := float32(w) / float32(total)
+	x := float64(pct) * 40.0 * float64(float32(n))
+	return int(math.Floor(float64(float32(x))))
+}
+
+// ketamaPoints returns a server's 4·ks points, cached per count.
+func (k *ketama) points(id NodeID, ks int) []uint32 {
+	if c, ok := k.r.cached[id]; ok && c.count == ks {
+		return c.pts
+	}
+	name := k.r.env.nodes[id]
+	buf := make([]byte, 0, len(name)+8)
+	pts := make([]uint32, 0, 4*ks)
+	for i := range ks {
+		buf = strconv.AppendInt(append(append(buf[:0], name...), '-'), int64(i), 10)
+		d := md5.Sum(buf)
+		for h := range 4 {
+			pts = append(pts, binary.LittleEndian.Uint32(d[4*h:]))
+		}
+	}
+	k.r.cached[id] = ringNode{count: ks, pts: pts}
+	return pts
+}
+
+func (k *ketama) update(st *State) []string {
+	live := liveList(st)
+	total := 0
+	for _, m := range live {
+		total += m.Weight
+	}
+	k.r.live = make([]bool, len(k.r.env.nodes))
+	var all []ringEntry
+	var none, rounded []NodeID
+	for _, m := range live {
+		k.r.live[m.ID] = true
+		ks := ketamaCount(m.Weight, total, len(live))
+		if ks == 0 {
+			none = append(none, m.ID)
+		}
+		if ks != m.Weight*ketamaHashes*len(live)/total {
+			rounded = append(rounded, m.ID)
+		}
+		for i, p := range k.points(m.ID, ks) {
+			all = append(all, ringEntry{p, m.ID, uint32(i)})
+		}
+	}
+	notes := k.r.setPoints(all)
+	if len(none) > 0 {
+		notes = append(notes, fmt.Sprintf("ketama: %s weigh too little to get a point (floor(w/Σw·40·n) = 0) and own no keys",
+			quoteNames(k.r.env.nodes, none)))
+	}
+	if len(rounded) > 0 {
+		notes = append(notes, fmt.Sprintf("ketama: libketama's single-precision arithmetic gives %d of %d servers "+
+			"one hash (4 points) fewer than floor(w/Σw·40·n)", len(rounded), len(live)))
+	}
+	if st.Op == OpVNodes {
+		notes = append(notes, "ketama: vnodes steps do not apply (libketama fixes 40 hashes × 4 points per server)")
+	}
+	return notes
+}
+
+func (k *ketama) assign(lists [][]NodeID)                    { k.r.assign(lists) }
+func (k *ketama) probe(key string, R int) (uint64, []NodeID) { return k.r.probe(key, R) }
+func (k *ketama) geometry() ([]Arc, []Point)                 { return k.r.geometry() }
+func (k *ketama) order() []uint32                            { return k.r.order() }

@@ -1,0 +1,140 @@
+package sim
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/hex"
+	"strconv"
+	"testing"
+)
+
+// ketamaServers is libketama's own test server list, ketama.servers in
+// github.com/RJ/ketama (server, memory as weight).
+var ketamaServers = []NodeSpec{
+	{"10.0.1.1:11211", 600}, {"10.0.1.2:11211", 300}, {"10.0.1.3:11211", 200}, {"10.0.1.4:11211", 350},
+	{"10.0.1.5:11211", 1000}, {"10.0.1.6:11211", 800}, {"10.0.1.7:11211", 950}, {"10.0.1.8:11211", 100},
+}
+
+// newKetamaFor builds a ketama placer over the given servers, all live.
+func newKetamaFor(t *testing.T, servers []NodeSpec) (*ketama, *State) {
+	t.Helper()
+	e := &env{keys: NewKeySet(KeySpec{Count: 1}, 1)}
+	st := &State{Op: OpStart, Replicas: 1}
+	for i, s := range servers {
+		e.nodes = append(e.nodes, s.Name)
+		st.Members = append(st.Members, Member{ID: NodeID(i), Weight: s.Weight})
+	}
+	k, err := newKetama(RuleSpec{Kind: "ketama"}, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.update(st)
+	return k, st
+}
+
+// TestKetamaLibketamaHarness reproduces libketama's own regression test
+// (github.com/RJ/ketama libketama/test.sh and ketama_test.c): over
+// ketama.servers, print ketama_error() (empty) and then, for the keys
+// "0" … "999999", "%u %u %s\n" of the key's hash, the continuum point it
+// lands on and that point's server; the MD5 of the whole output must be
+// 5672b131391f5aa2b280936aec1eea74.
+func TestKetamaLibketamaHarness(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hashes a million keys")
+	}
+	k, _ := newKetamaFor(t, ketamaServers)
+	out := bytes.NewBuffer(make([]byte, 0, 40<<20))
+	out.WriteByte('\n')
+	var key, line []byte
+	for i := range 1000000 {
+		key = strconv.AppendInt(key[:0], int64(i), 10)
+		h := hashMD5.sum32(key)
+		pt := k.r.pts[k.r.first(h)]
+		line = strconv.AppendUint(line[:0], uint64(h), 10)
+		line = append(line, ' ')
+		line = strconv.AppendUint(line, uint64(pt.Pos), 10)
+		line = append(append(append(line, ' '), k.r.env.nodes[pt.Node]...), '\n')
+		out.Write(line)
+	}
+	sum := md5.Sum(out.Bytes())
+	if got := hex.EncodeToString(sum[:]); got != "5672b131391f5aa2b280936aec1eea74" {
+		t.Errorf("libketama harness output hashes to %s, want 5672b131391f5aa2b280936aec1eea74", got)
+	}
+}
+
+// TestKetamaPoints: equal weights give 160 points per server, from
+// MD5("name-k"); libketama's float arithmetic gives the counts it gives.
+func TestKetamaPoints(t *testing.T) {
+	servers := []NodeSpec{{"127.0.0.1:11211", 1}, {"127.0.0.1:11212", 1}, {"127.0.0.1:11213", 1}}
+	k, _ := newKetamaFor(t, servers)
+	if len(k.r.pts) != 480 {
+		t.Fatalf("%d points, want 480", len(k.r.pts))
+	}
+	d := md5.Sum([]byte("127.0.0.1:11211-0"))
+	first := uint32(d[0]) | uint32(d[1])<<8 | uint32(d[2])<<16 | uint32(d[3])<<24
+	found := false
+	for _, p := range k.r.pts {
+		found = found || p.Pos == first && p.Node == 0
+	}
+	if !found {
+		t.Errorf("point %d of MD5(\"127.0.0.1:11211-0\") is missing", first)
+	}
+	for _, c := range []struct{ w, total, n, want int }{
+		{1, 3, 3, 40}, {600, 4300, 8, 44}, {100, 4300, 8, 7}, {1, 1000, 2, 0}, {1, 1, 1, 40},
+	} {
+		if got := ketamaCount(c.w, c.total, c.n); got != c.want {
+			t.Errorf("ketamaCount(%d, %d, %d) = %d, want %d", c.w, c.total, c.n, got, c.want)
+		}
+	}
+}
+
+// TestKetamaNotes: a weight too small for a point is reported, and so are
+// vnodes steps, which do not apply.
+func TestKetamaNotes(t *testing.T) {
+	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: KeySpec{Count: 100}, Replicas: 1,
+		Nodes: []NodeSpec{{"big", 1000}, {"tiny", 1}}, Rules: []RuleSpec{{Kind: "ketama"}},
+		Steps: []Step{{Op: OpVNodes, Value: 10}}}
+	res := mustReplay(t, s)
+	if n := res.Rules[0].Steps[0].Notes; len(n) != 1 || !bytes.Contains([]byte(n[0]), []byte(`"tiny"`)) {
+		t.Errorf("step 0 notes %q, want one naming \"tiny\"", n)
+	}
+	if res.Rules[0].Steps[0].Loads[1] != 0 {
+		t.Error("a server without points owns keys")
+	}
+	if n := res.Rules[0].Steps[1].Notes; len(n) != 2 {
+		t.Errorf("vnodes step notes %q, want the weight note and the vnodes note", n)
+	}
+}
+
+// TestKetamaUnequalWeightsRebuild: with unequal weights a join changes
+// every server's point count (libketama recomputes floor(w/Σw·40·n)), so
+// keys move between servers that stayed: collateral > 0.
+func TestKetamaUnequalWeightsRebuild(t *testing.T) {
+	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: KeySpec{Count: 20000}, Replicas: 1,
+		Nodes: ketamaServers[:4], Rules: []RuleSpec{{Kind: "ketama"}},
+		Steps: []Step{{Op: OpAdd, Nodes: ketamaServers[4:5]}}}
+	sr := mustReplay(t, s).Rules[0].Steps[1]
+	if sr.Collateral() == 0 {
+		t.Errorf("moved %d, needed %d: expected collateral moves from the rebuilt continuum", sr.Moved, sr.Needed)
+	}
+}
+
+// TestKetamaFloatRounding: with 61 equal servers libketama's floorf gives
+// 39 hashes each (156 points), so growing from 60 to 61 servers moves keys
+// between servers that stayed; update says so.
+func TestKetamaFloatRounding(t *testing.T) {
+	if got := ketamaCount(1, 61, 61); got != 39 {
+		t.Fatalf("ketamaCount(1, 61, 61) = %d, want 39", got)
+	}
+	servers := make([]NodeSpec, 61)
+	for i := range servers {
+		servers[i] = NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
+	}
+	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: KeySpec{Count: 20000}, Replicas: 1,
+		Nodes: servers[:60], Rules: []RuleSpec{{Kind: "ketama"}}, Steps: []Step{{Op: OpAdd, Nodes: servers[60:]}}}
+	res := mustReplay(t, s)
+	sr := res.Rules[0].Steps[1]
+	if len(sr.Notes) != 1 || sr.Collateral() == 0 || len(res.Rules[0].Steps[0].Notes) != 0 {
+		t.Errorf("60→61 servers: notes %q, collateral %d; want one rounding note and collateral moves", sr.Notes, sr.Collateral())
+	}
+}

@@ -1,0 +1,234 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// DefaultMaglevM is the lookup-table size of a maglev rule that names
+// none: the paper's 65537.
+const DefaultMaglevM = 65537
+
+// MaxMaglevM bounds the lookup-table size a rule may ask for.
+const MaxMaglevM = 1 << 26
+
+// maglev is Maglev hashing (Eisenbud et al., "Maglev: A Fast and Reliable
+// Software Network Load Balancer", NSDI 2016, §3.4): a lookup table of M
+// entries (M prime) is filled by the live nodes taking turns, each taking
+// the next empty entry of its own permutation (offset + j·skip) mod M,
+// with offset = h1 mod M and skip = h2 mod (M−1) + 1; a key goes to entry
+// hash mod M. Here h1 and h2 are the high and low halves of
+// nameHash64(name), and nodes take turns in name order, so the table
+// depends only on the set of live nodes. Equal weights give every node
+// ⌊M/n⌋ or ⌈M/n⌉ entries.
+//
+// A failed or removed node is handled as the paper does: the table is
+// rebuilt without it (recovery rebuilds it with it).
+//
+// Weights are not in the paper. This rule uses Envoy's weighted population
+// (source/common/upstream/maglev_lb.cc): in turn t = 1, 2, … a node of
+// weight w takes an entry only when t·w ≥ its target, which starts at 0
+// and grows by the largest weight each time it takes one, so it takes
+// about w/max(w) of the turns. With equal weights this is the paper's
+// round robin.
+//
+// Replicas are not in the paper: here they are the next distinct nodes
+// of the entries after the key's, wrapping.
+type maglev struct {
+	env   *env
+	kc    *keyCache
+	m     int
+	entry []uint32   // each key's table index, computed once
+	table []NodeID   // entry → node
+	pref  [][]NodeID // pref[r][e], built by prefs
+	live  []Member
+}
+
+func newMaglev(spec RuleSpec, e *env) (*maglev, error) {
+	h, err := parseHash(spec.Kind, spec.Hash)
+	if err != nil {
+		return nil, err
+	}
+	m := spec.M
+	if m == 0 {
+		m = DefaultMaglevM
+	}
+	if m < 2 || m > MaxMaglevM || !isPrime(m) {
+		return nil, fmt.Errorf("rule maglev: M = %d must be a prime between 2 and %d", m, MaxMaglevM)
+	}
+	return &maglev{env: e, kc: newKeyCache(e.keys, h), m: m}, nil
+}
+
+// isPrime reports whether n ≥ 2 is prime, by trial division.
+func isPrime(n int) bool {
+	if n < 2 {
+		return false
+	}
+	for d := 2; d*d <= n; d++ {
+		if n%d == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maglevEntry is one node's state while the table fills.
+type maglevEntry struct {
+	id        NodeID
+	w         int
+	target    int
+	pos, skip int // current place in its permutation, and its stride
+	taken     int
+}
+
+func (g *maglev) update(st *State) []string {
+	g.live = liveList(st)
+	g.pref = nil
+	counts := g.populate()
+	var notes []string
+	if n := len(g.live); g.m < 100*n {
+		notes = append(notes, fmt.Sprintf("maglev: M = %d is below 100·n = %d: node loads differ by up to one entry in %d, "+
+			"more than 1%% (the paper takes M ≫ n)", g.m, 100*n, g.m/n))
+	}
+	if weighted(g.live) && (st.Op == OpStart || st.Op == OpAdd || st.Op == OpWeight) {
+		notes = append(notes, "maglev has no weighted form in the paper: weights follow Envoy's weighted table population")
+	}
+	var empty []NodeID
+	for _, m := range g.live {
+		if counts[m.ID] == 0 {
+			empty = append(empty, m.ID)
+		}
+	}
+	if len(empty) > 0 {
+		notes = append(notes, fmt.Sprintf("maglev: %s got no table entries (M = %d is too small)",
+			quoteNames(g.env.nodes, empty), g.m))
+	}
+	return notes
+}
+
+// populate fills the table from the live nodes (the paper's Pseudocode 1
+// with Envoy's weights) and returns entries per NodeID.
+func (g *maglev) populate() []int {
+	es := g.entries()
+	g.table = make([]NodeID, g.m)
+	fill(g.table, NoNode)
+	maxW := 0
+	for _, e := range es {
+		maxW = max(maxW, e.w)
+	}
+	for filled, turn := 0, 1; filled < g.m; turn++ {
+		for i := range es {
+			e := &es[i]
+			if filled == g.m || turn*e.w < e.target {
+				continue
+			}
+			e.target += maxW
+			for g.table[e.pos] != NoNode {
+				e.advance(g.m)
+			}
+			g.table[e.pos] = e.id
+			e.advance(g.m)
+			e.taken++
+			filled++
+		}
+	}
+	counts := make([]int, len(g.env.nodes))
+	for _, e := range es {
+		counts[e.id] = e.taken
+	}
+	return counts
+}
+
+// advance moves to the next entry of the node's permutation.
+func (e *maglevEntry) advance(m int) {
+	e.pos += e.skip
+	if e.pos >= m {
+		e.pos -= m
+	}
+}
+
+// entries returns the live nodes in name order with their permutations.
+func (g *maglev) entries() []maglevEntry {
+	es := make([]maglevEntry, len(g.live))
+	for i, m := range g.live {
+		h := nameHash64(g.env.nodes[m.ID])
+		es[i] = maglevEntry{id: m.ID, w: m.Weight, pos: int((h >> 32) % uint64(g.m)),
+			skip: int(uint64(uint32(h))%uint64(g.m-1)) + 1}
+	}
+	slices.SortFunc(es, func(a, b maglevEntry) int { return strings.Compare(g.env.nodes[a.id], g.env.nodes[b.id]) })
+	return es
+}
+
+// prefs returns, for every entry, the R distinct nodes of the entries
+// from it onward, wrapping.
+func (g *maglev) prefs(R int) [][]NodeID {
+	if len(g.pref) == R {
+		return g.pref
+	}
+	g.pref = make([][]NodeID, R)
+	g.pref[0] = g.table
+	for r := 1; r < R; r++ {
+		g.pref[r] = make([]NodeID, g.m)
+	}
+	want := min(R, len(g.live)) // stop when every live node is listed
+	list := make([]NodeID, 0, R)
+	for e := 0; R > 1 && e < g.m; e++ {
+		list = list[:0]
+		for s := 0; s < g.m && len(list) < want; s++ {
+			if id := g.table[(e+s)%g.m]; !slices.Contains(list, id) {
+				list = append(list, id)
+			}
+		}
+		for r := 1; r < R; r++ {
+			g.pref[r][e] = NoNode
+			if r < len(list) {
+				g.pref[r][e] = list[r]
+			}
+		}
+	}
+	return g.pref
+}
+
+// entries of every key, hash mod M, computed once.
+func (g *maglev) keyEntries() []uint32 {
+	if g.entry == nil {
+		pos := g.kc.pos32()
+		g.entry = make([]uint32, len(pos))
+		for i, p := range pos {
+			g.entry[i] = p % uint32(g.m)
+		}
+	}
+	return g.entry
+}
+
+func (g *maglev) assign(lists [][]NodeID) {
+	pref := g.prefs(len(lists))
+	for i, e := range g.keyEntries() {
+		for r, l := range lists {
+			l[i] = pref[r][e]
+		}
+	}
+}
+
+func (g *maglev) probe(key string, R int) (uint64, []NodeID) {
+	e := g.kc.hash.sum32([]byte(key)) % uint32(g.m)
+	pref := g.prefs(R)
+	var owners []NodeID
+	for r := range R {
+		if pref[r][e] != NoNode {
+			owners = append(owners, pref[r][e])
+		}
+	}
+	return uint64(e), owners
+}
+
+// geometry samples the entry of a key whose hash is the wheel position.
+func (g *maglev) geometry() ([]Arc, []Point) {
+	return sampledArcs(WheelSamples, func(p uint32) NodeID { return g.table[p%uint32(g.m)] }), nil
+}
+
+func (g *maglev) order() []uint32 {
+	_, rank := g.kc.order()
+	return rank
+}

@@ -1,0 +1,151 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// DefaultProbes is the probe count of a multiprobe rule that names none:
+// the paper's 21, for a peak-to-mean load of about 1.05.
+const DefaultProbes = 21
+
+// MaxProbes bounds the probe count a rule may ask for.
+const MaxProbes = 1024
+
+// multiprobe is multi-probe consistent hashing (Appleton & O'Reilly 2015,
+// "Multi-probe consistent hashing", arXiv:1505.00062): every node has a
+// single point on the circle, at the rule's hash of "name#0"; a key is
+// hashed k times (Probes, default 21) and goes to the node whose point
+// follows one of its probes most closely clockwise; equal distances go to
+// the earlier probe. Probe j sits at h + j·d (double hashing, as in
+// github.com/dgryski/go-mpchash), h the key's position and
+// d = fmix32(h + 0x9e3779b9) | 1.
+//
+// Weights are not in the paper: a node of weight w puts w points,
+// "name#0" … "name#w−1", each an equal competitor, so its expected share is
+// w/Σw. VNodes, when set, multiplies that (points per unit of weight,
+// default 1); vnodes steps do not apply. Failed nodes keep their points
+// and probes skip them: a probe's distance is to the next live point.
+//
+// Replicas are not in the paper: here they are the ring walk clockwise
+// from the winning point, collecting distinct live nodes.
+type multiprobe struct {
+	r      *ring
+	k      int
+	points []uint32 // point positions, ascending
+	next   []uint32 // for each point, the position of the first live point at or after it
+	index  []uint32 // index[b]: first point at or after b·2^shift
+	shift  uint
+}
+
+func newMultiprobe(spec RuleSpec, e *env) (*multiprobe, error) {
+	k := spec.Probes
+	if k == 0 {
+		k = DefaultProbes
+	}
+	if k < 1 || k > MaxProbes {
+		return nil, fmt.Errorf("rule multiprobe: probes = %d must be between 1 and %d", k, MaxProbes)
+	}
+	r, err := newRingChecked(RuleSpec{Kind: spec.Kind, Hash: spec.Hash, VNodes: max(spec.VNodes, 1)}, e)
+	if err != nil {
+		return nil, err
+	}
+	return &multiprobe{r: r, k: k}, nil
+}
+
+func (p *multiprobe) update(st *State) []string {
+	notes := p.r.build(st, p.r.vnodes)
+	P := len(p.r.pts)
+	p.points = make([]uint32, P)
+	p.next = make([]uint32, P)
+	for j, pt := range p.r.pts {
+		p.points[j] = pt.Pos
+	}
+	// Two passes backwards find every point's next live point, wrapping.
+	var nextLive uint32
+	for pass := 0; pass < 2; pass++ {
+		for j := P - 1; j >= 0; j-- {
+			if p.r.live[p.r.pts[j].Node] {
+				nextLive = p.points[j]
+			}
+			p.next[j] = nextLive
+		}
+	}
+	p.buildIndex()
+	if st.Op == OpVNodes {
+		notes = append(notes, "multiprobe: vnodes steps do not apply (one point per unit of weight)")
+	}
+	return notes
+}
+
+// buildIndex buckets the circle into at least 4 buckets per point, each
+// remembering its first point, so that a probe finds its successor in
+// about one step.
+func (p *multiprobe) buildIndex() {
+	bits := uint(8)
+	for 1<<bits < 4*len(p.points) && bits < 22 {
+		bits++
+	}
+	p.shift = 32 - bits
+	p.index = make([]uint32, 1<<bits)
+	j := 0
+	for b := range p.index {
+		for j < len(p.points) && p.points[j] < uint32(b)<<p.shift {
+			j++
+		}
+		p.index[b] = uint32(j)
+	}
+}
+
+// successor returns the first point at or after x, wrapping.
+func (p *multiprobe) successor(x uint32) int {
+	j := int(p.index[x>>p.shift])
+	for j < len(p.points) && p.points[j] < x {
+		j++
+	}
+	if j == len(p.points) {
+		return 0
+	}
+	return j
+}
+
+// best returns the point index that the key at h goes to: the point a
+// probe lands on (or before) whose next live point is closest.
+func (p *multiprobe) best(h uint32) int {
+	d := fmix32(h+0x9e3779b9) | 1
+	bestJ, bestD := 0, uint64(math.MaxUint64)
+	x := h
+	for range p.k {
+		j := p.successor(x)
+		if dist := uint64(p.next[j] - x); dist < bestD {
+			bestJ, bestD = j, dist
+		}
+		x += d
+	}
+	return bestJ
+}
+
+func (p *multiprobe) assign(lists [][]NodeID) {
+	pref := p.r.prefs(len(lists))
+	for i, h := range p.r.kc.pos32() {
+		j := p.best(h)
+		for r, l := range lists {
+			l[i] = pref[r][j]
+		}
+	}
+}
+
+func (p *multiprobe) probe(key string, R int) (uint64, []NodeID) {
+	h := p.r.kc.hash.sum32([]byte(key))
+	return uint64(h), p.r.walk(p.best(h), R, nil)
+}
+
+// geometry samples the owner of a key whose hash is the wheel position,
+// with the nodes' points.
+func (p *multiprobe) geometry() ([]Arc, []Point) {
+	arcs := sampledArcs(WheelSamples, func(h uint32) NodeID { return p.r.walk(p.best(h), 1, nil)[0] })
+	return arcs, slices.Clone(p.r.pts)
+}
+
+func (p *multiprobe) order() []uint32 { return p.r.order() }

@@ -1,0 +1,81 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestRendezvousTopR: every key's list is the R live nodes with the
+// highest scores, best first, computed here by brute force.
+func TestRendezvousTopR(t *testing.T) {
+	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: KeySpec{Count: 2000}, Nodes: names("a", "b", "c", "d", "e"),
+		Replicas: 3, Rules: []RuleSpec{{Kind: "rendezvous"}}, Steps: []Step{fail("c")}}
+	res := mustReplay(t, s)
+	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	z, _ := newRendezvous(RuleSpec{Kind: "rendezvous"}, e)
+	lists := replayTo(res.Rules[0].Spec, e, res.Timeline, 1)
+	for i, k := range res.Keys.Pos {
+		ids := []NodeID{0, 1, 3, 4} // c failed
+		slices.SortFunc(ids, func(a, b NodeID) int {
+			sa, sb := mix64(uint64(k)^z.seed[a])>>12, mix64(uint64(k)^z.seed[b])>>12
+			if sa != sb {
+				if sa > sb {
+					return -1
+				}
+				return 1
+			}
+			return int(a) - int(b)
+		})
+		if got := []NodeID{lists[0][i], lists[1][i], lists[2][i]}; !slices.Equal(got, ids[:3]) {
+			t.Fatalf("key %d: list %v, brute force %v", i, got, ids[:3])
+		}
+	}
+}
+
+// TestRendezvousIncremental: the incremental updates (one score per key
+// for a joining node, re-ranking only the keys of a departing one) give
+// exactly what a full ranking gives, with replicas and weights.
+func TestRendezvousIncremental(t *testing.T) {
+	for _, R := range []int{1, 2, 4} {
+		s := churnScenario(3000)
+		s.Replicas = R
+		s.Rules = []RuleSpec{{Kind: "rendezvous"}, {Kind: "rendezvous", Hash: "xxhash64"}}
+		res := mustReplay(t, s)
+		for r := range res.Rules {
+			for i := range res.Timeline.States {
+				e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+				z, _ := newRendezvous(res.Rules[r].Spec, e)
+				z.update(&res.Timeline.States[i]) // a fresh placer ranks everything
+				lists := make([][]NodeID, res.Timeline.States[i].Replicas)
+				for k := range lists {
+					lists[k] = make([]NodeID, res.Keys.Len())
+				}
+				z.assign(lists)
+				got := ownersAt(res, r, i)
+				if !slices.Equal(got, lists[0]) {
+					t.Fatalf("R=%d rule %d step %d: incremental differs from full ranking", R, r, i)
+				}
+			}
+		}
+	}
+}
+
+// TestRendezvousWeights: with weights 1, 2, 3, 4 a node's share is about
+// w/Σw, and adding a heavy node moves keys only to it.
+func TestRendezvousWeights(t *testing.T) {
+	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: KeySpec{Count: 100000}, Replicas: 1,
+		Nodes: []NodeSpec{{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}}, Rules: []RuleSpec{{Kind: "rendezvous"}},
+		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{"e", 5}}}, remove("b")}}
+	res := mustReplay(t, s)
+	for id, l := range res.Rules[0].Steps[0].Loads[:4] {
+		want := float64(id+1) / 10
+		if got := float64(l) / 100000; got < want-0.01 || got > want+0.01 {
+			t.Errorf("node %d share %.3f, want %.2f ± 0.01", id, got, want)
+		}
+	}
+	for i, sr := range res.Rules[0].Steps[1:] {
+		if sr.Moved != sr.Needed {
+			t.Errorf("step %d: moved %d, needed %d", i+1, sr.Moved, sr.Needed)
+		}
+	}
+}

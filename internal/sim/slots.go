@@ -1,0 +1,274 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// NumSlots is the number of Redis Cluster hash slots.
+const NumSlots = 16384
+
+// slots is Redis Cluster's key space (Redis Cluster specification, "Key
+// distribution model" and "Hash tags"): a key's slot is
+// CRC16-XMODEM(key) mod 16384, hashed over the key's hash tag when it has
+// one (see hashTag); each slot belongs to one master. A key's position is
+// its slot.
+//
+// The slot table starts from contiguous ranges in join order, as
+// redis-cli --cluster create makes them (see evenRanges). When membership or weights change, the table is rebalanced like
+// redis-cli --cluster rebalance (weights as its --weight): each member's
+// target is ⌊S·w_i/W⌋, the S − Σ⌊⌋ leftover slots going to the members
+// now holding the most above their floor (ties in join order), so the
+// fewest slots move. The slots that move are those of departed members,
+// in ascending order, then from each member above its target, most
+// loaded first (ties in join order), its highest slots; members below
+// their target take them in join order, each filling its deficit.
+//
+// Failure: Redis promotes a replica of the failed master, which this
+// simulator does not have. The model: the failed node's slots are served
+// by the live masters, dealt in ascending runs to the one with the lowest
+// load per weight (ties in join order); recovery moves them back. The
+// configured table (including the failed node) is what rebalancing sees.
+//
+// Weights follow redis-cli's rebalance weights. Replicas: a Redis replica
+// is a separate node, not another master, so preference lists beyond the
+// owner are not modelled and stay empty (update says so).
+type slots struct {
+	env   *env
+	slot  []uint32 // each key's slot, computed once
+	perm  []uint32
+	rank  []uint32
+	home  []NodeID // slot → configured master
+	serve []NodeID // slot → serving master after failovers
+	cfg   []Member // the members (and weights) home was balanced for
+}
+
+func newSlots(spec RuleSpec, e *env) (*slots, error) {
+	if spec.Hash != "" {
+		return nil, fmt.Errorf("rule slots: the hash is CRC16 (XMODEM), as in Redis Cluster; hash %q does not apply", spec.Hash)
+	}
+	s := &slots{env: e}
+	kc := newKeyCache(e.keys, hashFNV)
+	s.slot = kc.each32(func(b []byte) uint32 { return uint32(KeySlot(b)) })
+	_, s.perm, s.rank = rankBy(s.slot)
+	return s, nil
+}
+
+// crc16Table is the CRC16-XMODEM (CCITT polynomial 0x1021, initial value
+// 0, no reflection) lookup table, as in Redis's crc16.c.
+var crc16Table = func() (t [256]uint16) {
+	for i := range t {
+		c := uint16(i) << 8
+		for range 8 {
+			if c&0x8000 != 0 {
+				c = c<<1 ^ 0x1021
+			} else {
+				c <<= 1
+			}
+		}
+		t[i] = c
+	}
+	return t
+}()
+
+// CRC16 is CRC16-XMODEM, the checksum of Redis Cluster key slots;
+// CRC16("123456789") = 0x31C3.
+func CRC16(b []byte) uint16 {
+	var c uint16
+	for _, x := range b {
+		c = c<<8 ^ crc16Table[byte(c>>8)^x]
+	}
+	return c
+}
+
+// hashTag returns the part of a key that Redis Cluster hashes: the bytes
+// between the first '{' and the first '}' after it, when there is at
+// least one; otherwise the whole key.
+func hashTag(key []byte) []byte {
+	s := bytes.IndexByte(key, '{')
+	if s < 0 {
+		return key
+	}
+	e := bytes.IndexByte(key[s+1:], '}')
+	if e <= 0 {
+		return key
+	}
+	return key[s+1 : s+1+e]
+}
+
+// KeySlot returns the Redis Cluster slot of a key.
+func KeySlot(key []byte) uint16 { return CRC16(hashTag(key)) % NumSlots }
+
+func (s *slots) update(st *State) []string {
+	var notes []string
+	switch {
+	case s.home == nil:
+		s.home = evenRanges(st.Members)
+	case !sameConfig(s.cfg, st.Members):
+		s.rebalance(st.Members)
+	}
+	s.cfg = slices.Clone(st.Members)
+	s.serve = failover(s.home, st.Members, len(s.env.nodes))
+	if st.Op == OpFail || st.Op == OpRecover {
+		notes = append(notes, "slots: a failed master's slots are served by the live masters, dealt evenly "+
+			"(a model of Redis promoting a replica); recovery moves them back")
+	}
+	if st.Replicas > 1 && (st.Op == OpStart || st.Op == OpReplicas) {
+		notes = append(notes, "slots: Redis replicas are separate nodes, not other masters: replicas beyond the owner are not modelled")
+	}
+	return notes
+}
+
+// sameConfig reports whether two member lists have the same names and
+// weights (failure does not count).
+func sameConfig(a, b []Member) bool {
+	return slices.EqualFunc(a, b, func(x, y Member) bool { return x.ID == y.ID && x.Weight == y.Weight })
+}
+
+// evenRanges splits the slots into contiguous ranges in join order as
+// redis-cli's clusterManagerCommandCreate does: a single-precision cursor
+// advances by S/n per master and master i ends at lround(cursor + S/n − 1)
+// (0-5460, 5461-10922, 10923-16383 for three). With weights the step is
+// S·w_i/Σw, which is redis-cli's S/n when weights are equal.
+func evenRanges(ms []Member) []NodeID {
+	home := make([]NodeID, NumSlots)
+	W := 0
+	for _, m := range ms {
+		W += m.Weight
+	}
+	first, cursor := 0, float32(0)
+	for i, m := range ms {
+		step := float32(NumSlots*m.Weight) / float32(W)
+		last := int(math.Round(float64(float32(cursor + step - 1))))
+		if last > NumSlots || i == len(ms)-1 {
+			last = NumSlots - 1
+		}
+		last = max(last, first)
+		for x := first; x <= last && x < NumSlots; x++ {
+			home[x] = m.ID
+		}
+		first, cursor = last+1, float32(cursor+step)
+	}
+	return home
+}
+
+// rebalance moves the fewest slots that bring every member to its target.
+func (s *slots) rebalance(ms []Member) {
+	have := make([]int, len(s.env.nodes))
+	for _, id := range s.home {
+		have[id]++
+	}
+	target := slotTargets(ms, have)
+	isMember := make([]bool, len(s.env.nodes))
+	for _, m := range ms {
+		isMember[m.ID] = true
+	}
+	var pool []int
+	for x, id := range s.home {
+		if !isMember[id] {
+			pool = append(pool, x)
+		}
+	}
+	donors := slices.Clone(ms)
+	slices.SortStableFunc(donors, func(a, b Member) int { return have[b.ID] - have[a.ID] })
+	for _, d := range donors {
+		for x, n := NumSlots-1, have[d.ID]-target[d.ID]; x >= 0 && n > 0; x-- {
+			if s.home[x] == d.ID {
+				pool = append(pool, x)
+				n--
+			}
+		}
+	}
+	for _, m := range ms {
+		for n := target[m.ID] - have[m.ID]; n > 0; n-- {
+			s.home[pool[0]], pool = m.ID, pool[1:]
+		}
+	}
+}
+
+// slotTargets returns each member's slot target: ⌊S·w/W⌋, plus one for
+// the members holding the most above it, until all S slots are placed.
+func slotTargets(ms []Member, have []int) []int {
+	target := make([]int, len(have))
+	W := 0
+	for _, m := range ms {
+		W += m.Weight
+	}
+	left := NumSlots
+	for _, m := range ms {
+		target[m.ID] = NumSlots * m.Weight / W
+		left -= target[m.ID]
+	}
+	byExcess := slices.Clone(ms)
+	slices.SortStableFunc(byExcess, func(a, b Member) int {
+		return (have[b.ID] - target[b.ID]) - (have[a.ID] - target[a.ID])
+	})
+	for _, m := range byExcess[:left] {
+		target[m.ID]++
+	}
+	return target
+}
+
+// failover returns the serving table: home, with every failed member's
+// slots dealt in ascending runs to the live members, each slot to the one
+// with the lowest load per weight (ties in join order). n bounds NodeIDs.
+func failover(home []NodeID, ms []Member, n int) []NodeID {
+	serve := slices.Clone(home)
+	failed := make([]bool, n)
+	load, quota := make([]int, n), make([]int, n)
+	for _, id := range home {
+		load[id]++
+	}
+	for _, m := range ms {
+		failed[m.ID] = m.Failed
+	}
+	var orphans []int
+	for x, id := range home {
+		if failed[id] {
+			orphans = append(orphans, x)
+		}
+	}
+	for range orphans {
+		best := -1
+		for i, m := range ms {
+			if !m.Failed && (best < 0 || (load[m.ID]+1)*ms[best].Weight < (load[ms[best].ID]+1)*m.Weight) {
+				best = i
+			}
+		}
+		load[ms[best].ID]++
+		quota[ms[best].ID]++
+	}
+	for _, m := range ms {
+		for q := quota[m.ID]; q > 0; q-- {
+			serve[orphans[0]], orphans = m.ID, orphans[1:]
+		}
+	}
+	return serve
+}
+
+func (s *slots) assign(lists [][]NodeID) {
+	for i, x := range s.slot {
+		lists[0][i] = s.serve[x]
+	}
+	for _, l := range lists[1:] {
+		fill(l, NoNode)
+	}
+}
+
+func (s *slots) probe(key string, R int) (uint64, []NodeID) {
+	x := KeySlot([]byte(key))
+	return uint64(x), []NodeID{s.serve[x]}
+}
+
+// geometry maps slot x to the circle at x·2³²/16384: exact arcs.
+func (s *slots) geometry() ([]Arc, []Point) {
+	var arcs []Arc
+	for x, id := range s.serve {
+		arcs = mergeArcs(arcs, Arc{Start: uint32(x) << 18, Node: id})
+	}
+	return arcs, nil
+}
+
+func (s *slots) order() []uint32 { return s.rank }

@@ -1,0 +1,137 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCRC16: the check value of CRC16-XMODEM and the Redis Cluster
+// specification's examples (Key distribution model; Hash tags).
+func TestCRC16(t *testing.T) {
+	if got := CRC16([]byte("123456789")); got != 0x31C3 {
+		t.Errorf("CRC16(123456789) = %#x, want 0x31c3", got)
+	}
+	for _, c := range []struct {
+		key  string
+		slot uint16
+	}{
+		{"somekey", 11058},
+		{"{user1}.following", 8106},
+		{"{user1}.followers", 8106},
+		{"user1", 8106},
+		{"foo", 12182},
+		{"bar", 5061},
+	} {
+		if got := KeySlot([]byte(c.key)); got != c.slot {
+			t.Errorf("KeySlot(%q) = %d, want %d", c.key, got, c.slot)
+		}
+	}
+}
+
+func TestHashTag(t *testing.T) {
+	for _, c := range []struct{ key, tag string }{
+		{"{user1000}.following", "user1000"},
+		{"foo{}{bar}", "foo{}{bar}"},
+		{"foo{{bar}}zap", "{bar"},
+		{"foo{bar}{zap}", "bar"},
+		{"plain", "plain"},
+		{"open{only", "open{only"},
+		{"}{x}", "x"},
+		{"", ""},
+	} {
+		if got := string(hashTag([]byte(c.key))); got != c.tag {
+			t.Errorf("hashTag(%q) = %q, want %q", c.key, got, c.tag)
+		}
+	}
+}
+
+func slotCounts(home []NodeID, n int) []int {
+	c := make([]int, n)
+	for _, id := range home {
+		c[id]++
+	}
+	return c
+}
+
+// TestSlotsRebalance: ranges start contiguous and even; an add moves
+// exactly the slots the new node needs, from the most loaded donors'
+// highest slots; a removal moves only the removed node's slots.
+func TestSlotsRebalance(t *testing.T) {
+	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 30000}, Nodes: names("a", "b", "c"),
+		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []Step{add("d"), remove("b")}}
+	res := mustReplay(t, s)
+	sl, _ := newSlots(RuleSpec{Kind: "slots"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	sl.update(&res.Timeline.States[0])
+	// redis-cli --cluster create: 0-5460, 5461-10922, 10923-16383.
+	if sl.home[0] != 0 || sl.home[5460] != 0 || sl.home[5461] != 1 || sl.home[10922] != 1 || sl.home[10923] != 2 {
+		t.Errorf("start ranges wrong: %v %v %v", sl.home[5460], sl.home[5461], sl.home[10923])
+	}
+	before := append([]NodeID(nil), sl.home...)
+	sl.update(&res.Timeline.States[1])
+	if got := slotCounts(sl.home, 4); got[0] != 4096 || got[1] != 4096 || got[2] != 4096 || got[3] != 4096 {
+		t.Errorf("after add: %v slots, want 4096 each", got)
+	}
+	moved := 0
+	for x := range before {
+		if before[x] != sl.home[x] {
+			moved++
+			if sl.home[x] != 3 {
+				t.Fatalf("slot %d moved from %d to %d, not to the new node", x, before[x], sl.home[x])
+			}
+		}
+	}
+	if moved != 4096 || sl.home[4096] != 3 || sl.home[4095] != 0 || sl.home[16383] != 3 || sl.home[9557] != 3 || sl.home[9556] != 1 {
+		t.Errorf("moved %d slots (want 4096, each donor's highest)", moved)
+	}
+	before = append(before[:0], sl.home...)
+	sl.update(&res.Timeline.States[2])
+	for x := range before {
+		if before[x] != sl.home[x] && before[x] != 1 {
+			t.Fatalf("slot %d moved off %d, which stayed", x, before[x])
+		}
+	}
+	if got := slotCounts(sl.home, 4); got[1] != 0 || max(got[0], got[2], got[3])-min(got[0], got[2], got[3]) > 1 {
+		t.Errorf("after removal: %v slots", got)
+	}
+}
+
+// TestSlotsFailover: a failed master's slots are spread over the live
+// ones with a note, and recovery brings the exact table back.
+func TestSlotsFailover(t *testing.T) {
+	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 30000}, Nodes: names("a", "b", "c", "d", "e"),
+		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []Step{fail("c"), recover_("c")}}
+	res := mustReplay(t, s)
+	steps := res.Rules[0].Steps
+	if steps[1].Moved != steps[1].Needed || steps[1].Loads[2] != 0 {
+		t.Errorf("fail: moved %d, needed %d, failed node keeps %d", steps[1].Moved, steps[1].Needed, steps[1].Loads[2])
+	}
+	if steps[2].Recurs != 0 || !strings.Contains(steps[1].Notes[0], "replica") || len(steps[2].Notes) != 1 {
+		t.Errorf("recover: recurs %d, notes %q / %q", steps[2].Recurs, steps[1].Notes, steps[2].Notes)
+	}
+	sl, _ := newSlots(RuleSpec{Kind: "slots"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	sl.update(&res.Timeline.States[1])
+	if got := slotCounts(sl.serve, 5); got[2] != 0 || got[0] != 4096 || got[4] != 4096 {
+		t.Errorf("serving slots %v, want 4096 for each live node", got)
+	}
+}
+
+// TestSlotsWeights: weights set contiguous ranges and rebalance targets
+// in proportion, as redis-cli's --weight does.
+func TestSlotsWeights(t *testing.T) {
+	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 100}, Replicas: 2,
+		Nodes: []NodeSpec{{"a", 1}, {"b", 3}}, Rules: []RuleSpec{{Kind: "slots"}},
+		Steps: []Step{{Op: OpWeight, Nodes: []NodeSpec{{"a", 3}}}}}
+	res := mustReplay(t, s)
+	sl, _ := newSlots(RuleSpec{Kind: "slots"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	sl.update(&res.Timeline.States[0])
+	if got := slotCounts(sl.home, 2); got[0] != 4096 || got[1] != 12288 {
+		t.Errorf("start: %v slots, want [4096 12288]", got)
+	}
+	sl.update(&res.Timeline.States[1])
+	if got := slotCounts(sl.home, 2); got[0] != 8192 {
+		t.Errorf("after reweight: %v slots, want 8192 each", got)
+	}
+	if n := res.Rules[0].Steps[0].Notes; len(n) != 1 || !strings.Contains(n[0], "replicas") {
+		t.Errorf("replicas > 1 should be noted: %q", n)
+	}
+}
