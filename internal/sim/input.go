@@ -64,7 +64,8 @@ type NodeSpec struct {
 // RuleSpec selects a placement rule and its parameters. Zero values mean
 // the rule's defaults.
 type RuleSpec struct {
-	// Kind is the rule's name: "ring" or "modulo" (more in later rules).
+	// Kind is the rule's name: ring, modulo, jump, rendezvous, maglev,
+	// multiprobe, bounded, ketama or slots (see newPlacer).
 	Kind string
 	// Label names the rule in output; unique within a scenario. Empty
 	// means Replay derives one (Kind, or Kind plus parameters when two

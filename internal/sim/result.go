@@ -71,7 +71,9 @@ func (s *StepResult) Collateral() int { return s.Moved - s.Needed }
 // Probe is where a rule puts one probe key at one step.
 type Probe struct {
 	// Position is the key's place under the rule: the 32-bit hash on a
-	// ring, the bucket for modulo.
+	// ring-like rule (ring, bounded, ketama, multiprobe), the bucket for
+	// modulo and jump, the slot for slots, the table index for maglev,
+	// the key's hash for rendezvous.
 	Position uint64
 	// Owners is the preference list, primary first.
 	Owners []NodeID
