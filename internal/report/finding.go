@@ -39,7 +39,7 @@ func Finding(r *Report) string {
 		return fmt.Sprintf("Over %s %s.", plural(changes, "change", "changes"), list(parts))
 	}
 	b, w := rows[best], rows[worst]
-	return fmt.Sprintf("Over %s %s moved the fewest keys of %d rules, %s, and %s the most, %s (%s as many).",
+	return fmt.Sprintf("Over %s %s moved the fewest keys of %d rules (%s) and %s the most (%s, %s as many).",
 		plural(changes, "change", "changes"), b.Label, len(rows), count(b.TotalMoved),
 		w.Label, count(w.TotalMoved), times(ratio(w.TotalMoved, b.TotalMoved)))
 }

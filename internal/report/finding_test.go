@@ -14,7 +14,7 @@ func TestFinding(t *testing.T) {
 		{"no changes", Report{Summary: []SummaryRow{row("ring", 0)}},
 			"The scenario makes no changes after the starting cluster, so no keys move."},
 		{"many rules", Report{Setup: Setup{Changes: 1}, Summary: []SummaryRow{row("a", 50), row("b", 10), row("c", 30), row("d", 40)}},
-			"Over 1 change b moved the fewest keys of 4 rules, 10, and a the most, 50 (5.00× as many)."},
+			"Over 1 change b moved the fewest keys of 4 rules (10) and a the most (50, 5.00× as many)."},
 		{"many equal rules", Report{Setup: Setup{Changes: 2}, Summary: []SummaryRow{row("a", 5), row("b", 5), row("c", 5), row("d", 5)}},
 			"Over 2 changes a moved 5 keys, b 5 (as many as a), c 5 (as many as a) and d 5 (as many as a)."},
 	}

@@ -7,6 +7,7 @@ package site
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"path"
 	"runtime"
@@ -42,8 +43,14 @@ type Options struct {
 	// Jobs is the number of scenarios replayed at once; 0 means the
 	// number of CPUs. Output does not depend on it.
 	Jobs int
-	// Templates overrides the embedded page templates when non-nil.
+	// Templates, when non-nil, holds template files (see PageTemplate and
+	// the other names) that replace the embedded ones of the same name;
+	// files it lacks come from the embedded set.
 	Templates fs.FS
+	// Progress, when non-nil, is called after each scenario is replayed
+	// and rendered, with the number done so far, the total and the
+	// scenario's name. Calls are serialized, in completion order.
+	Progress func(done, total int, name string)
 }
 
 // Scenario is one parsed, replayed scenario.
@@ -54,6 +61,12 @@ type Scenario struct {
 	Result *sim.Result
 	// Figures are the rendered figures.
 	Figures []svg.Figure
+	// Report is the report model.
+	Report *report.Report
+
+	files    []File        // the scenario's files but index.html
+	body     template.HTML // the report as HTML, figures inlined
+	headings []Heading     // the report's sections
 }
 
 // Parse parses every input and returns all problems of all files at once.
@@ -98,50 +111,72 @@ func Name(file string) string {
 }
 
 // Build parses, replays and renders every input and returns the output
-// files sorted by path.
+// files sorted by path: for every scenario its folder (figures, report.md,
+// data.json, steps.csv and index.html), and for the whole set index.html
+// and README.md. The files do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
 	scens, err := Parse(inputs)
 	if err != nil {
 		return nil, err
 	}
-	done, err := replayAll(scens, opts.Jobs)
+	tmpls, err := parseTemplates(templateFS(opts.Templates))
+	if err != nil {
+		return nil, fmt.Errorf("cannot parse the page templates: %w", err)
+	}
+	done, err := replayAll(scens, opts)
 	if err != nil {
 		return nil, err
 	}
 	var files []File
-	for _, sc := range done {
-		fs, err := scenarioFiles(sc, opts)
+	for i, sc := range done {
+		files = append(files, sc.files...)
+		page, err := renderPage(tmpls, done, i)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sc.Name, err)
 		}
-		files = append(files, fs...)
+		files = append(files, File{Path: sc.Name + "/index.html", Data: page})
 	}
+	index, err := renderIndex(tmpls, done)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, index...)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return files, nil
 }
 
-// replayAll replays and draws the scenarios on up to jobs goroutines,
-// keeping input order.
-func replayAll(scens []*sim.Scenario, jobs int) ([]*Scenario, error) {
+// replayAll replays and renders the scenarios on up to opts.Jobs
+// goroutines, keeping input order, and reports progress.
+func replayAll(scens []*sim.Scenario, opts Options) ([]*Scenario, error) {
+	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
 	out := make([]*Scenario, len(scens))
 	errs := make([]error, len(scens))
 	sem := make(chan struct{}, jobs)
+	var mu sync.Mutex
+	finished := 0
 	var wg sync.WaitGroup
 	for i, s := range scens {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i], errs[i] = replayOne(s)
+			out[i], errs[i] = replayOne(s, opts)
+			if opts.Progress != nil {
+				mu.Lock()
+				defer mu.Unlock()
+				finished++
+				opts.Progress(finished, len(scens), s.Name)
+			}
 		})
 	}
 	wg.Wait()
 	return out, errors.Join(errs...)
 }
 
-func replayOne(s *sim.Scenario) (*Scenario, error) {
+// replayOne replays one scenario and renders its own files.
+func replayOne(s *sim.Scenario, opts Options) (*Scenario, error) {
 	res, err := sim.Replay(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
@@ -150,21 +185,33 @@ func replayOne(s *sim.Scenario) (*Scenario, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, err)
 	}
-	return &Scenario{Name: s.Name, Result: res, Figures: figs}, nil
+	sc := &Scenario{Name: s.Name, Result: res, Figures: figs}
+	if err := sc.render(opts); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return sc, nil
 }
 
-// scenarioFiles returns one scenario's files under its folder.
-func scenarioFiles(sc *Scenario, opts Options) ([]File, error) {
-	var files []File
-	for _, f := range sc.Figures {
-		files = append(files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
-	}
-	rep, err := report.Files(sc.Result, sc.Figures, report.Options{Templates: opts.Templates})
+// render fills in the report model, the page body and the scenario's
+// files other than index.html.
+func (sc *Scenario) render(opts Options) error {
+	rep, err := report.Build(sc.Result, sc.Figures)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("cannot build the report: %w", err)
 	}
-	for _, f := range rep {
-		files = append(files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
+	sc.Report = rep
+	for _, f := range sc.Figures {
+		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
 	}
-	return files, nil
+	rfiles, err := report.Files(sc.Result, sc.Figures, report.Options{Templates: templateFS(opts.Templates)})
+	if err != nil {
+		return err
+	}
+	for _, f := range rfiles {
+		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
+		if f.Name == "report.md" {
+			sc.body, sc.headings, err = renderBody(f.Data, sc.Figures)
+		}
+	}
+	return err
 }

@@ -1,0 +1,276 @@
+package site
+
+// This file turns a report's Markdown into the HTML body of its page: one
+// goldmark instance, configured once, with GitHub-flavoured tables, safe
+// mode (raw HTML is dropped), and an AST transformer that
+//
+//   - replaces each paragraph that holds only an image of one of the
+//     scenario's own figures (plus the italic caption paragraph after it)
+//     with a figure node that renders the inline SVG in a <figure>,
+//   - wraps every table in a horizontally scrolling region, and
+//   - gives every "Step N: ..." heading the stable id "step-N".
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/ringreport/ringreport/internal/svg"
+)
+
+// Heading is one second-level section of a page, for its table of contents.
+type Heading struct {
+	// ID is the section's anchor, e.g. "step-3" or "summary".
+	ID string
+	// Text is the heading's plain text.
+	Text string
+	// Short is the text without a step heading's "Step N: " prefix.
+	Short string
+	// Step is the step number of a "Step N: ..." section, or -1.
+	Step int
+}
+
+// markdown is the one configured goldmark instance: options are frozen on
+// first use, and it is safe for concurrent use.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, &pageExtension{}),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+)
+
+// contextKey carries a conversion's figures into the transformer and its
+// headings out of it.
+var (
+	figuresKey  = parser.NewContextKey()
+	headingsKey = parser.NewContextKey()
+)
+
+// renderBody converts a report's Markdown to HTML, inlining figs (the
+// scenario's figures, referenced by file name) and returning the
+// second-level headings in document order.
+func renderBody(md []byte, figs []svg.Figure) (template.HTML, []Heading, error) {
+	byName := make(map[string]*svg.Figure, len(figs))
+	for i := range figs {
+		byName[figs[i].Name] = &figs[i]
+	}
+	pc := parser.NewContext()
+	pc.Set(figuresKey, byName)
+	var buf bytes.Buffer
+	if err := markdown.Convert(md, &buf, parser.WithContext(pc)); err != nil {
+		return "", nil, fmt.Errorf("cannot render the report as HTML: %w", err)
+	}
+	heads, _ := pc.Get(headingsKey).([]Heading)
+	// The HTML is goldmark's output in safe mode plus SVG that this
+	// program drew; neither carries user-supplied markup.
+	return template.HTML(buf.String()), heads, nil
+}
+
+// pageExtension installs the page transformer and its node renderers.
+type pageExtension struct{}
+
+func (*pageExtension) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(pageTransformer{}, 500)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(pageRenderer{}, 500)))
+}
+
+// figureNode is an inlined figure; its children are the caption's inlines.
+type figureNode struct {
+	ast.BaseBlock
+	fig *svg.Figure
+}
+
+var kindFigure = ast.NewNodeKind("RingreportFigure")
+
+func (n *figureNode) Kind() ast.NodeKind { return kindFigure }
+
+func (n *figureNode) Dump(src []byte, level int) {
+	ast.DumpHelper(n, src, level, map[string]string{"Name": n.fig.Name}, nil)
+}
+
+// scrollNode wraps one table in a region that scrolls sideways.
+type scrollNode struct{ ast.BaseBlock }
+
+var kindScroll = ast.NewNodeKind("RingreportScroll")
+
+func (n *scrollNode) Kind() ast.NodeKind { return kindScroll }
+
+func (n *scrollNode) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+// stepHeading matches the text of a step section's heading.
+var stepHeading = regexp.MustCompile(`^Step ([0-9]+):`)
+
+// pageTransformer rewrites the document; see the file comment.
+type pageTransformer struct{}
+
+func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	figs, _ := pc.Get(figuresKey).(map[string]*svg.Figure)
+	src := reader.Source()
+	var heads []Heading
+	var figures, tables []ast.Node
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			if n.Level == 2 {
+				heads = append(heads, heading(n, src))
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.Paragraph:
+			if figureOf(n, figs) != nil {
+				figures = append(figures, n)
+			}
+			return ast.WalkSkipChildren, nil
+		case *extast.Table:
+			tables = append(tables, n)
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, p := range figures {
+		inlineFigure(p.(*ast.Paragraph), figureOf(p, figs))
+	}
+	for _, t := range tables {
+		box := &scrollNode{}
+		t.Parent().ReplaceChild(t.Parent(), t, box)
+		box.AppendChild(box, t)
+	}
+	pc.Set(headingsKey, heads)
+}
+
+// heading gives a step heading the id "step-N" and describes h.
+func heading(h *ast.Heading, src []byte) Heading {
+	txt := plainText(h, src)
+	out := Heading{Text: txt, Short: txt, Step: -1}
+	if m := stepHeading.FindStringSubmatch(txt); m != nil {
+		out.Step, _ = strconv.Atoi(m[1])
+		out.Short = shortStep(txt)
+		h.SetAttributeString("id", []byte("step-"+m[1]))
+	}
+	if id, ok := h.AttributeString("id"); ok {
+		out.ID = string(id.([]byte))
+	}
+	return out
+}
+
+// plainText is the text of n's inline descendants, markup removed.
+func plainText(n ast.Node, src []byte) string {
+	var b bytes.Buffer
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(c.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// figureOf returns the figure that paragraph p consists of — a single
+// image whose destination names one of figs — or nil.
+func figureOf(p ast.Node, figs map[string]*svg.Figure) *svg.Figure {
+	img, ok := p.FirstChild().(*ast.Image)
+	if !ok || p.ChildCount() != 1 {
+		return nil
+	}
+	return figs[string(img.Destination)]
+}
+
+// inlineFigure replaces paragraph p with a figure node; when the next
+// block is a paragraph holding only emphasis, that becomes the caption.
+func inlineFigure(p *ast.Paragraph, fig *svg.Figure) {
+	parent := p.Parent()
+	node := &figureNode{fig: fig}
+	if next, ok := p.NextSibling().(*ast.Paragraph); ok && next.ChildCount() == 1 {
+		if em, ok := next.FirstChild().(*ast.Emphasis); ok {
+			for c := em.FirstChild(); c != nil; {
+				nc := c.NextSibling()
+				node.AppendChild(node, c)
+				c = nc
+			}
+			parent.RemoveChild(parent, next)
+		}
+	}
+	parent.ReplaceChild(parent, p, node)
+}
+
+// pageRenderer renders figure and scroll nodes.
+type pageRenderer struct{}
+
+func (pageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindFigure, renderFigure)
+	reg.Register(kindScroll, renderScroll)
+}
+
+func renderFigure(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	f := n.(*figureNode)
+	if !entering {
+		if f.HasChildren() {
+			_, _ = w.WriteString("</figcaption>\n")
+		}
+		_, _ = w.WriteString("</figure>\n")
+		return ast.WalkContinue, nil
+	}
+	_, _ = fmt.Fprintf(w, "<figure class=\"fig fig-%s\" id=\"%s\">\n", kindClass(f.fig.Kind), figureID(f.fig.Name))
+	_, _ = w.Write(inlineSVG(f.fig.SVG))
+	_ = w.WriteByte('\n')
+	if f.HasChildren() {
+		_, _ = w.WriteString("<figcaption>")
+	}
+	return ast.WalkContinue, nil
+}
+
+func renderScroll(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString("<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table (scrolls sideways)\">\n")
+	} else {
+		_, _ = w.WriteString("</div>\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+var lowerWord = regexp.MustCompile(`^[a-z]+$`)
+
+// kindClass keeps a figure kind usable as a class name.
+func kindClass(kind string) string {
+	if lowerWord.MatchString(kind) {
+		return kind
+	}
+	return "other"
+}
+
+// inlineSVG prepares a standalone SVG document for an HTML page: anything
+// before the <svg> element (an XML prolog, a doctype, comments) goes.
+func inlineSVG(doc []byte) []byte {
+	if i := bytes.Index(doc, []byte("<svg")); i > 0 {
+		doc = doc[i:]
+	}
+	return bytes.TrimSpace(doc)
+}
+
+// figureID is the anchor of the figure in file name: "fig-history" for
+// history.svg.
+func figureID(name string) string {
+	return "fig-" + strings.TrimSuffix(name, path.Ext(name))
+}

@@ -1,0 +1,68 @@
+package site
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/svg"
+)
+
+func TestRenderBody(t *testing.T) {
+	figs := []svg.Figure{
+		{Name: "history.svg", Kind: "history", SVG: []byte(`<?xml version="1.0"?>` + "\n" + `<svg id="h"><title>H</title></svg>`)},
+		{Name: "step-1-rings.svg", Kind: "rings", SVG: []byte(`<svg id="r1"></svg>`)},
+	}
+	md := "# T\n\n## Setup\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n" +
+		"![History](history.svg)\n\n*How to read it, with **bold**.*\n\n" +
+		"## Step 1: add c\n\n![Rings](step-1-rings.svg)\n\nNo caption here.\n\n" +
+		"![Elsewhere](other.svg)\n\nText with an inline ![x](history.svg) figure.\n\n<script>alert(1)</script>\n"
+	body, heads, err := renderBody([]byte(md), figs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(body)
+	for _, want := range []string{
+		"<figure class=\"fig fig-history\" id=\"fig-history\">\n<svg id=\"h\"><title>H</title></svg>\n<figcaption>How to read it, with <strong>bold</strong>.</figcaption>\n</figure>",
+		"<figure class=\"fig fig-rings\" id=\"fig-step-1-rings\">\n<svg id=\"r1\"></svg>\n</figure>\n<p>No caption here.</p>",
+		`<h2 id="step-1">Step 1: add c</h2>`,
+		`<h2 id="setup">Setup</h2>`,
+		`<div class="scroll" tabindex="0" role="region" aria-label="Table (scrolls sideways)">` + "\n<table>",
+		`<img src="other.svg" alt="Elsewhere">`,
+		`inline <img src="history.svg" alt="x"> figure`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("body lacks %q\n%s", want, html)
+		}
+	}
+	if strings.Contains(html, "<?xml") || strings.Contains(html, "<script") {
+		t.Errorf("body has an XML prolog or raw HTML:\n%s", html)
+	}
+	want := []Heading{{ID: "setup", Text: "Setup", Short: "Setup", Step: -1}, {ID: "step-1", Text: "Step 1: add c", Short: "add c", Step: 1}}
+	if len(heads) != len(want) {
+		t.Fatalf("headings = %+v, want %+v", heads, want)
+	}
+	for i := range want {
+		if heads[i] != want[i] {
+			t.Errorf("heading %d = %+v, want %+v", i, heads[i], want[i])
+		}
+	}
+}
+
+// TestRenderBodyConcurrent converts on several goroutines with the one
+// shared goldmark instance (run with -race).
+func TestRenderBodyConcurrent(t *testing.T) {
+	figs := []svg.Figure{{Name: "a.svg", Kind: "history", SVG: []byte("<svg></svg>")}}
+	done := make(chan string, 8)
+	for range 8 {
+		go func() {
+			b, _, _ := renderBody([]byte("## Step 2: x\n\n![A](a.svg)\n"), figs)
+			done <- string(b)
+		}()
+	}
+	first := <-done
+	for range 7 {
+		if got := <-done; got != first {
+			t.Errorf("concurrent conversions differ:\n%s\n%s", first, got)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package site
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// exampleInputs reads the example scenarios of the repository.
+func exampleInputs(t *testing.T) []Input {
+	t.Helper()
+	files, err := filepath.Glob("../../scenarios/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example scenarios: %v", err)
+	}
+	var ins []Input
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Dir(f)
+		ins = append(ins, Input{Path: f, Src: src, ReadFile: func(rel string) ([]byte, error) {
+			return os.ReadFile(filepath.Join(dir, rel))
+		}})
+	}
+	return ins
+}
+
+// smallInputs are two quick scenarios.
+func smallInputs() []Input {
+	return []Input{
+		{Path: "grow.yaml", Src: []byte("title: Grow <b>bold</b>\nkeys: 200\nnodes: [a, b]\nsteps:\n  - add: c\n  - remove: a\n")},
+		{Path: "shrink.yaml", Src: []byte("title: Shrink\nkeys: 100\nnodes: [a, b, c]\nsteps:\n  - remove: b\n")},
+	}
+}
+
+func fileMap(t *testing.T, files []File) map[string][]byte {
+	t.Helper()
+	m := map[string][]byte{}
+	for _, f := range files {
+		m[f.Path] = f.Data
+	}
+	return m
+}
+
+// TestJobsDoNotChangeOutput builds the examples sequentially and on four
+// goroutines and compares every byte.
+func TestJobsDoNotChangeOutput(t *testing.T) {
+	ins := exampleInputs(t)
+	one, err := Build(ins, Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	four, err := Build(ins, Options{Jobs: 4, Progress: func(done, total int, name string) {
+		calls++
+		if done != calls || total != len(ins) || name == "" {
+			t.Errorf("Progress(%d, %d, %q) at call %d", done, total, name, calls)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != len(ins) {
+		t.Errorf("Progress called %d times, want %d", calls, len(ins))
+	}
+	if len(one) != len(four) {
+		t.Fatalf("-j 1 wrote %d files, -j 4 %d", len(one), len(four))
+	}
+	for i := range one {
+		if one[i].Path != four[i].Path || !bytes.Equal(one[i].Data, four[i].Data) {
+			t.Errorf("%s differs between -j 1 and -j 4", one[i].Path)
+		}
+	}
+}
+
+func TestBuildWritesSite(t *testing.T) {
+	files, err := Build(smallInputs(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fileMap(t, files)
+	for _, p := range []string{"index.html", "README.md", "grow/index.html", "grow/report.md", "grow/history.svg", "shrink/index.html"} {
+		if _, ok := m[p]; !ok {
+			t.Errorf("no %s", p)
+		}
+	}
+	page := string(m["grow/index.html"])
+	for _, want := range []string{
+		`<title>Grow &lt;b&gt;bold&lt;/b&gt; · ringreport</title>`,
+		`href="../index.html"`, `rel="next" href="../shrink/index.html"`,
+		`<h2 id="step-1">Step 1: add c</h2>`, `href="#step-2"`,
+		`<figure class="fig fig-history" id="fig-history">`, `<figcaption>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("grow/index.html lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "<b>bold") || strings.Contains(page, "<?xml") || strings.Contains(page, "<img") {
+		t.Errorf("grow/index.html has raw HTML, an XML prolog or an <img>")
+	}
+	if s := string(m["shrink/index.html"]); !strings.Contains(s, `rel="prev" href="../grow/index.html"`) || strings.Contains(s, `rel="next"`) {
+		t.Errorf("shrink/index.html: wrong prev/next links")
+	}
+	idx := string(m["index.html"])
+	if !strings.Contains(idx, `href="grow/index.html"`) || !strings.Contains(idx, "<svg") {
+		t.Errorf("index.html lacks a card with a thumbnail for grow")
+	}
+	readme := string(m["README.md"])
+	for _, want := range []string{`## [Grow \<b\>bold\</b\>](grow/report.md)`, `[![`, `](grow/history.svg)](grow/report.md)`} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q:\n%s", want, readme)
+		}
+	}
+}
+
+// TestCustomTemplates replaces one template and keeps the others.
+func TestCustomTemplates(t *testing.T) {
+	custom := fstest.MapFS{
+		PageTemplate: {Data: []byte(`<!DOCTYPE html><title>{{.Title}}</title><p class="custom">{{.Finding}}</p>{{.Body}}`)},
+	}
+	files, err := Build(smallInputs(), Options{Templates: custom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fileMap(t, files)
+	if page := string(m["grow/index.html"]); !strings.HasPrefix(page, `<!DOCTYPE html><title>Grow`) || !strings.Contains(page, `<p class="custom">Over 2 changes`) {
+		t.Errorf("grow/index.html does not come from the custom template:\n%.300s", page)
+	}
+	if !strings.Contains(string(m["index.html"]), `class="cards"`) {
+		t.Errorf("index.html does not fall back to the embedded template")
+	}
+	if !strings.HasPrefix(string(m["grow/report.md"]), "# Grow") {
+		t.Errorf("report.md does not fall back to the embedded template")
+	}
+}
+
+func TestBadCustomTemplate(t *testing.T) {
+	custom := fstest.MapFS{GalleryTemplate: {Data: []byte(`{{.Nope`)}}
+	_, err := Build(smallInputs(), Options{Templates: custom})
+	if err == nil || !strings.Contains(err.Error(), "index.html.tmpl") {
+		t.Errorf("Build with a broken template: err = %v, want one naming index.html.tmpl", err)
+	}
+}
