@@ -10,7 +10,7 @@ import (
 )
 
 // topKeys are the keys of a scenario mapping, in documentation order.
-var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps"}
+var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps", "expect"}
 
 // membershipKeys are the top-level keys whose errors make a Timeline
 // meaningless, so that NewTimeline is not run.
@@ -25,8 +25,13 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 	}
 	seen := map[string]bool{}
 	membershipOK := true
+	var expect []expectation
 	for _, f := range fs {
 		before := len(p.errs)
+		if f.key.Value == "expect" {
+			expect, seen["expect"] = p.expectList(f.val), true
+			continue
+		}
 		seen[f.key.Value] = p.topField(s, f)
 		seen[typoOf(f.key.Value)] = true
 		if len(p.errs) > before && membershipKeys[f.key.Value] {
@@ -44,6 +49,7 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 	if membershipOK && !p.aliased {
 		p.timeline(s)
 	}
+	p.checkExpect(s, expect)
 	return s
 }
 

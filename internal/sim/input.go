@@ -39,6 +39,8 @@ type Scenario struct {
 	Probes []string
 	// Steps are the membership changes after step 0, in order.
 	Steps []Step
+	// Expect are assertions on the replay's metrics.
+	Expect []Expectation
 }
 
 // KeySpec describes a key set: either Count generated keys named
