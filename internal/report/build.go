@@ -29,6 +29,10 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		Summary: summary(res),
 	}
 	r.Comparison = comparison(res, r.Summary)
+	for _, o := range res.Check() {
+		r.Expectations = append(r.Expectations, ExpectationRow{
+			What: text.Expectation(o.Expectation), Passed: o.Passed(), Verdict: text.Verdict(o)})
+	}
 	for i := range res.Timeline.States {
 		r.Steps = append(r.Steps, stepSection(res, i))
 	}

@@ -90,13 +90,46 @@ func marshal(v any) ([]byte, error) {
 }
 
 type jsonReport struct {
-	Scenario string     `json:"scenario"`
-	Title    string     `json:"title"`
-	Seed     uint64     `json:"seed"`
-	Keys     int        `json:"keys"`
-	Nodes    []string   `json:"nodes"`
-	Rules    []jsonRule `json:"rules"`
-	Steps    []jsonStep `json:"steps"`
+	Scenario string       `json:"scenario"`
+	Title    string       `json:"title"`
+	Seed     uint64       `json:"seed"`
+	Keys     int          `json:"keys"`
+	Nodes    []string     `json:"nodes"`
+	Rules    []jsonRule   `json:"rules"`
+	Steps    []jsonStep   `json:"steps"`
+	Expect   []jsonExpect `json:"expect"`
+}
+
+// jsonExpect is one expectation and its verdict.
+type jsonExpect struct {
+	Step    *int    `json:"step"`
+	Rule    *string `json:"rule"`
+	Metric  string  `json:"metric"`
+	Bound   string  `json:"bound"`
+	Passed  bool    `json:"passed"`
+	Checked int     `json:"checked"`
+	Failed  int     `json:"failed"`
+	// At is the first failure, or the closest call when all passed.
+	At jsonExpectAt `json:"at"`
+}
+
+type jsonExpectAt struct {
+	Step  int    `json:"step"`
+	Rule  string `json:"rule"`
+	Value fixed6 `json:"value"`
+}
+
+func jsonExpectOf(o sim.Outcome) jsonExpect {
+	e := o.Expectation
+	j := jsonExpect{Metric: e.Metric, Bound: e.Text, Passed: o.Passed(), Checked: o.Checked, Failed: o.Failed,
+		At: jsonExpectAt{Step: o.Step, Rule: o.Rule, Value: fixed6(o.Value)}}
+	if e.Step >= 0 {
+		j.Step = &e.Step
+	}
+	if e.Rule != "" {
+		j.Rule = &e.Rule
+	}
+	return j
 }
 
 type jsonRule struct {
@@ -159,6 +192,10 @@ func jsonData(res *sim.Result) jsonReport {
 	}
 	for i := range res.Timeline.States {
 		d.Steps = append(d.Steps, jsonStepOf(res, i))
+	}
+	d.Expect = []jsonExpect{}
+	for _, o := range res.Check() {
+		d.Expect = append(d.Expect, jsonExpectOf(o))
 	}
 	return d
 }

@@ -22,6 +22,8 @@ type Report struct {
 	Summary []SummaryRow
 	// Comparison is a sentence or two comparing the rules in words.
 	Comparison string
+	// Expectations are the scenario's assertions with their verdicts.
+	Expectations []ExpectationRow
 	// Figures are the whole-run figures (svg.Figure.Step == -1), in the
 	// order svg.Figures returned them.
 	Figures []FigureRef
@@ -32,6 +34,18 @@ type Report struct {
 	// Unplaced are figures for steps that the replay does not have; the
 	// template lists them at the end so that no figure is lost.
 	Unplaced []FigureRef
+}
+
+// ExpectationRow is one assertion of the scenario and how it fared.
+type ExpectationRow struct {
+	// What says what was asserted, e.g. "moved_fraction <= 0.2 at step 1
+	// for ring".
+	What string
+	// Passed reports whether every check passed.
+	Passed bool
+	// Verdict gives the measured value: the first failure, or the
+	// closest call.
+	Verdict string
 }
 
 // Setup describes a scenario's inputs.

@@ -38,6 +38,11 @@ func ringWalkthrough() *sim.Scenario {
 			{Op: sim.OpAdd, Nodes: names("g")},
 			{Op: sim.OpFail, Random: true},
 		},
+		Expect: []sim.Expectation{
+			{Step: 1, Rule: "ring", Metric: "moved_fraction", Op: "<=", Value: 0.2, Text: "<= 0.2"},
+			{Step: -1, Rule: "modulo", Metric: "moved_fraction", Op: "<", Value: 0.5, Text: "< 0.5"},
+			{Step: 3, Rule: "ring", Metric: "recurs", Op: "==", Value: 1, Text: "1"},
+		},
 	}
 }
 

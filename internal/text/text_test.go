@@ -60,3 +60,26 @@ func TestChange(t *testing.T) {
 		}
 	}
 }
+
+func TestOutcomeWording(t *testing.T) {
+	e := sim.Expectation{Step: 1, Rule: "ring", Metric: "moved_fraction", Op: "<=", Value: 0.2}
+	if got, want := Expectation(e), "moved_fraction <= 0.2 at step 1 for ring"; got != want {
+		t.Errorf("Expectation = %q, want %q", got, want)
+	}
+	all := sim.Expectation{Step: -1, Metric: "recurs", Op: "!=", Value: -1}
+	if got, want := Expectation(all), "recurs != none at every step for every rule"; got != want {
+		t.Errorf("Expectation = %q, want %q", got, want)
+	}
+	for _, tc := range []struct {
+		o    sim.Outcome
+		want string
+	}{
+		{sim.Outcome{Expectation: e, Checked: 1, Step: 1, Rule: "ring", Value: 0.185556}, "passed (measured 0.185556 at step 1 for ring)"},
+		{sim.Outcome{Expectation: e, Checked: 4, Step: 2, Rule: "ring", Value: 0.1}, "passed all 4 checks (closest: 0.1 at step 2 for ring)"},
+		{sim.Outcome{Expectation: e, Checked: 4, Failed: 3, Step: 1, Rule: "modulo", Value: 0.8566667}, "failed 3 of 4 checks; first: 0.856667 at step 1 for modulo"},
+	} {
+		if got := Verdict(tc.o); got != tc.want {
+			t.Errorf("Verdict = %q, want %q", got, tc.want)
+		}
+	}
+}
