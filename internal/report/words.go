@@ -12,8 +12,9 @@ import (
 // This file puts results into words: step headings, recurrences and the
 // sentence that compares the rules. Everything here is plain text.
 
-// change says what step i did, e.g. "remove d (random)".
-func change(res *sim.Result, i int) string { return text.Change(res, i, 0) }
+// change says what step i did, e.g. "remove d (random)", naming at most
+// six nodes (the members list of each step names them all).
+func change(res *sim.Result, i int) string { return text.Change(res, i, 6) }
 
 // recurrence says whether a step's placement repeats an earlier one.
 func recurrence(sr *sim.StepResult) string {
