@@ -17,6 +17,10 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	if err := f.check(); err != nil {
+		fmt.Fprintln(stderr, "ringreport:", err)
+		return exitUsage
+	}
 	files, code := buildFiles(fs.Args(), f, stderr)
 	if code != exitOK {
 		return code
@@ -39,7 +43,10 @@ func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, 
 	if f.templates != "" {
 		opts.Templates = os.DirFS(f.templates)
 	}
+	var finish func()
+	opts.Progress, finish = progressFunc(stderr)
 	built, err := site.Build(inputs, opts)
+	finish()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, exitError
@@ -57,6 +64,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	f.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	if err := f.check(); err != nil {
+		fmt.Fprintln(stderr, "ringreport:", err)
+		return exitUsage
 	}
 	files, code := buildFiles(fs.Args(), f, stderr)
 	if code != exitOK {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 )
 
 // buildFlags are the flags shared by build and check.
@@ -29,7 +30,27 @@ func newFlagSet(name, args string, w io.Writer) *flag.FlagSet {
 func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.out, "o", "out", "write the site to `dir`")
 	fs.IntVar(&b.jobs, "j", 0, "replay up to `n` scenarios at once (0: one per CPU)")
-	fs.StringVar(&b.templates, "templates", "", "read page templates from `dir` instead of the built-in ones")
+	fs.StringVar(&b.templates, "templates", "", "read templates from `dir`; files it lacks come from the built-in set")
+}
+
+// check validates the flags before any input is read.
+func (b *buildFlags) check() error {
+	switch {
+	case b.jobs < 0:
+		return fmt.Errorf("parsing -j: %d is negative; want 0 (one per CPU) or more", b.jobs)
+	case b.out == "":
+		return fmt.Errorf("parsing -o: want a directory name")
+	}
+	if b.templates != "" {
+		fi, err := os.Stat(b.templates)
+		if err != nil {
+			return fmt.Errorf("parsing -templates: %w", err)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("parsing -templates: %s is not a directory", b.templates)
+		}
+	}
+	return nil
 }
 
 // parseFlags parses args and maps -h and bad flags to exit codes; ok is

@@ -30,6 +30,8 @@ func commands() []command {
 		{"build", "replay scenarios and write the report site (the default)", runBuild},
 		{"check", "fail with exit status 3 when the output directory is stale", runCheck},
 		{"validate", "parse scenarios and report every error", runValidate},
+		{"render", "write one figure or data file of one scenario to standard output", runRender},
+		{"schema", "print the JSON Schema of the scenario format", runSchema},
 		{"version", "print the version", runVersion},
 		{"help", "show help for a command", runHelp},
 	}
@@ -78,8 +80,12 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 var version = "v0.1.0-dev"
 
 func runVersion(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: ringreport version")
+	fs := newFlagSet("version", "", stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
 		return exitUsage
 	}
 	fmt.Fprintln(stdout, "ringreport", version)

@@ -1,0 +1,96 @@
+// Ringreport turns YAML scenarios of cluster membership changes into a
+// static report site on data placement: for every scenario it replays the
+// changes over a deterministic key set under several placement rules
+// side by side (consistent-hash ring, modulo, jump, rendezvous, maglev,
+// ...) and writes figures, a Markdown report, an HTML page and
+// machine-readable data. The same input gives the same bytes on any
+// machine.
+//
+// Usage:
+//
+//	ringreport <command> [flags] [path ...]
+//
+// # Build
+//
+// build (the default command) replays every scenario file given (files,
+// or folders of *.yaml files; default scenarios/) and writes the site to
+// -o (default out/):
+//
+//	$ ringreport
+//	$ ringreport build -o site -j 4 scenarios/ring.yaml scenarios/replication.yaml
+//
+// The site holds index.html, a gallery of every scenario, and README.md,
+// the same gallery for readers on a code host; and for each scenario a
+// folder with index.html (a self-contained page: inline CSS and SVG, no
+// scripts, works offline), report.md, data.json, steps.csv and the
+// figures as SVG files.
+//
+// Scenarios are replayed in parallel, -j at a time (default: one per
+// CPU); the output does not depend on -j. A progress bar is drawn on
+// standard error only when it is a terminal and CI is not set; NO_COLOR
+// turns its colour off. The site is written to a temporary folder and
+// swapped into place, so a failed build leaves the previous site as it
+// was. Build refuses to replace a non-empty folder that it did not write,
+// unless given -force.
+//
+// -templates DIR restyles the site without forking: DIR may hold any of
+// page.html.tmpl (a scenario's page), index.html.tmpl (the gallery),
+// style.css.tmpl (the CSS both inline), index.md.tmpl (README.md) and
+// report.md.tmpl (report.md); files it lacks come from the built-in set
+// (see package templates for the data each one gets).
+//
+//	$ ringreport build -templates brand/ -o branded
+//
+// # Check
+//
+// check builds in memory and compares the result with -o, byte for byte.
+// When they differ it lists every changed, missing and extra file and
+// exits with status 3: the gate that keeps a committed site current in
+// CI.
+//
+//	$ ringreport check
+//
+// # Validate
+//
+// validate parses scenarios without replaying them and reports every
+// problem of every file at once, as file:line:col: message.
+//
+//	$ ringreport validate scenarios/
+//
+// # Render
+//
+// render writes one figure or one data file of one scenario to standard
+// output, for embedding in an article or a README: ring (or rings) and
+// strips for one -step, history, balance and deviation for the whole run,
+// and report (Markdown), data (JSON) and csv. -rule keeps only the rule
+// with that label.
+//
+//	$ ringreport render ring --rule ring --step 3 scenarios/ring.yaml > ring.svg
+//	$ ringreport render history scenarios/ring.yaml > history.svg
+//	$ ringreport render data --rule modulo scenarios/ring.yaml > modulo.json
+//
+// # Schema
+//
+// schema prints the JSON Schema (draft-07) of the scenario format, so
+// that editors with a YAML language server complete and check scenario
+// files. A copy is committed as schema.json at the repository root;
+// point a scenario at it with a first line such as
+// "# yaml-language-server: $schema=../schema.json".
+//
+//	$ ringreport schema > schema.json
+//
+// # Version and help
+//
+//	$ ringreport version
+//	$ ringreport help render
+//
+// # Exit status
+//
+//	0  success
+//	1  an error in the input or the build: a scenario with errors, an
+//	   unreadable file, a broken template, a -rule or -step that the
+//	   scenario does not have
+//	2  usage: an unknown command or flag, a bad flag value, a wrong
+//	   number of arguments — anything wrong on the command line alone
+//	3  check: the output folder is stale
+package main

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/report"
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/site"
+	"github.com/ringreport/ringreport/internal/svg"
+)
+
+// target is one thing render can write.
+type target struct {
+	name    string // the <what> argument
+	perStep bool   // a figure of one step, which needs -step
+	about   string // for the usage message
+}
+
+// renderable lists what render can write.
+var renderable = []target{
+	{"ring", true, "the rings of one step (SVG; rings works too)"},
+	{"strips", true, "the changed-key strips of one step after step 0 (SVG)"},
+	{"history", false, "keys moved per step and in total (SVG)"},
+	{"balance", false, "keys per node after the last step (SVG)"},
+	{"deviation", false, "worst deviation from the fair share, step by step (SVG)"},
+	{"report", false, "the Markdown report (report.md; its figures are separate files)"},
+	{"data", false, "every metric per step and rule (data.json)"},
+	{"csv", false, "one row per step and rule (steps.csv)"},
+}
+
+// renderFlags are render's flags and arguments.
+type renderFlags struct {
+	rule    string
+	stepArg stepFlag
+	step    int // stepArg's value, -1 when not given
+	what    string
+	file    string
+}
+
+// stepFlag is -step: a step number ≥ 0, or -1 while unset. Its zero
+// value prints as unset, so usage shows no default.
+type stepFlag struct{ n int }
+
+func (s *stepFlag) String() string {
+	if s == nil || s.n <= 0 {
+		return ""
+	}
+	return strconv.Itoa(s.n - 1)
+}
+
+func (s *stepFlag) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a step number ≥ 0")
+	}
+	s.n = n + 1
+	return nil
+}
+
+// step is the step asked for, or -1.
+func (s stepFlag) step() int { return s.n - 1 }
+
+func runRender(args []string, stdout, stderr io.Writer) int {
+	var f renderFlags
+	fs := newFlagSet("render", "<what> <scenario.yaml>", stderr)
+	fs.StringVar(&f.rule, "rule", "", "render only the rule labelled `label` (default: every rule)")
+	fs.Var(&f.stepArg, "step", "the step `n` of a ring or strips figure (0 is the starting cluster)")
+	fs.Usage = func() { renderUsage(fs, stderr) }
+	pos, code, ok := parseInterspersed(fs, args)
+	if !ok {
+		return code
+	}
+	f.step = f.stepArg.step()
+	if err := f.check(pos); err != nil {
+		fmt.Fprintln(stderr, "ringreport render:", err)
+		fmt.Fprintln(stderr, "run 'ringreport help render' for usage")
+		return exitUsage
+	}
+	out, err := f.render()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitError
+	}
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintln(stderr, "ringreport:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+func renderUsage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintf(w, "usage: ringreport render [flags] <what> <scenario.yaml>\n\nWrites one figure or one data file of one scenario to standard output. <what> is one of:\n\n")
+	for _, r := range renderable {
+		fmt.Fprintf(w, "\t%-10s %s\n", r.name, r.about)
+	}
+	fmt.Fprintf(w, "\nFlags:\n")
+	fs.PrintDefaults()
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments, which it returns.
+func parseInterspersed(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	for {
+		if code, ok := parseFlags(fs, args); !ok {
+			return nil, code, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, 0, true
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// check validates the command line before any input is read.
+func (f *renderFlags) check(pos []string) error {
+	if len(pos) != 2 {
+		return fmt.Errorf("want <what> and one scenario file, got %d arguments", len(pos))
+	}
+	f.what, f.file = pos[0], pos[1]
+	if f.what == "rings" {
+		f.what = "ring"
+	}
+	i := slices.IndexFunc(renderable, func(r target) bool { return r.name == f.what })
+	if i < 0 {
+		return fmt.Errorf("unknown figure or file %q; want one of %s", f.what, renderNames())
+	}
+	r := renderable[i]
+	switch {
+	case r.perStep && f.step < 0:
+		return fmt.Errorf("%s needs -step n (0 is the starting cluster)", f.what)
+	case !r.perStep && f.step >= 0:
+		return fmt.Errorf("-step does not apply to %s, which covers every step", f.what)
+	case f.what == "strips" && f.step == 0:
+		return errors.New("strips show what changed at a step; step 0 has none: use -step 1 or later")
+	}
+	return nil
+}
+
+func renderNames() string {
+	names := make([]string, len(renderable))
+	for i, r := range renderable {
+		names[i] = r.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// render reads, parses and replays the scenario and renders the request.
+func (f *renderFlags) render() ([]byte, error) {
+	in, err := readInput(f.file)
+	if err != nil {
+		return nil, fmt.Errorf("ringreport: %w", err)
+	}
+	scens, err := site.Parse([]site.Input{in})
+	if err != nil {
+		return nil, err
+	}
+	s := scens[0]
+	if err := f.selectRule(s); err != nil {
+		return nil, err
+	}
+	if f.step >= len(s.Steps)+1 {
+		return nil, fmt.Errorf("%s: -step %d: the scenario has steps 0 to %d", f.file, f.step, len(s.Steps))
+	}
+	res, err := sim.Replay(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.file, err)
+	}
+	switch f.what {
+	case "report":
+		figs, err := svg.Figures(res)
+		if err != nil {
+			return nil, err
+		}
+		return report.Markdown(res, figs, report.Options{})
+	case "data":
+		return report.JSON(res)
+	case "csv":
+		return report.CSV(res)
+	}
+	return f.figure(res)
+}
+
+// selectRule keeps only the rule labelled f.rule, when one is asked for.
+func (f *renderFlags) selectRule(s *sim.Scenario) error {
+	if f.rule == "" {
+		return nil
+	}
+	var labels []string
+	for _, r := range s.Rules {
+		if r.Label == f.rule {
+			s.Rules = []sim.RuleSpec{r}
+			return nil
+		}
+		labels = append(labels, fmt.Sprintf("%q", r.Label))
+	}
+	return fmt.Errorf("%s: -rule %q: the scenario has no rule with that label; its rules are %s", f.file, f.rule, strings.Join(labels, ", "))
+}
+
+// figure renders the requested figure.
+func (f *renderFlags) figure(res *sim.Result) ([]byte, error) {
+	figs, err := svg.Figures(res)
+	if err != nil {
+		return nil, err
+	}
+	kind := f.what
+	if kind == "ring" {
+		kind = "rings"
+	}
+	for _, fig := range figs {
+		if fig.Kind == kind && (fig.Step == f.step || (f.step < 0 && fig.Step < 0)) {
+			return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no %s figure for step %d", f.file, f.what, f.step)
+}
