@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -175,8 +176,15 @@ func replayAll(scens []*sim.Scenario, opts Options) ([]*Scenario, error) {
 	return out, errors.Join(errs...)
 }
 
-// replayOne replays one scenario and renders its own files.
-func replayOne(s *sim.Scenario, opts Options) (*Scenario, error) {
+// replayOne replays one scenario and renders its own files. A panic
+// below it is a bug; it becomes this scenario's error, so that the other
+// scenarios still report and the command exits cleanly.
+func replayOne(s *sim.Scenario, opts Options) (sc *Scenario, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			sc, err = nil, fmt.Errorf("%s: internal error (please report it): %v\n%s", s.Name, p, debug.Stack())
+		}
+	}()
 	res, err := sim.Replay(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
@@ -185,7 +193,7 @@ func replayOne(s *sim.Scenario, opts Options) (*Scenario, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, err)
 	}
-	sc := &Scenario{Name: s.Name, Result: res, Figures: figs}
+	sc = &Scenario{Name: s.Name, Result: res, Figures: figs}
 	if err := sc.render(opts); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
