@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ringreport/ringreport/internal/scenario"
+	"github.com/ringreport/ringreport/internal/sim"
 )
 
 // TestSchemaCommittedCopy checks that schema.json at the repository root,
@@ -101,7 +102,7 @@ func TestSchemaRejects(t *testing.T) {
 	for _, name := range []string{
 		"two-ops", "unknown-keys", "unknown-op", "unknown-rule", "rule-params", "rules-empty",
 		"steps-not-list", "title-multiline", "negative-seed", "missing-required",
-		"keys-file-and-count", "wrong-types", "huge-counts", "steps-shape",
+		"keys-file-and-count", "wrong-types", "huge-counts", "steps-shape", "expect",
 	} {
 		inst, ok := yamlInstance(t, "../../internal/scenario/testdata/bad/"+name+".yaml")
 		if !ok {
@@ -172,8 +173,50 @@ func TestSchemaMatchesParser(t *testing.T) {
 			t.Errorf("schema.json lacks %s", lim)
 		}
 	}
+	var metrics []string
+	for m := range d["expectation"].Properties {
+		if m != "step" && m != "rule" {
+			metrics = append(metrics, m)
+		}
+	}
+	slices.Sort(metrics)
+	if want := slices.Sorted(slices.Values(sim.MetricNames)); !slices.Equal(metrics, want) {
+		t.Errorf("expectation metrics %v; sim.MetricNames has %v", metrics, want)
+	}
+	if !strings.Contains(string(schemaJSON), `"maxItems": 1000`) || scenario.MaxExpect != 1000 {
+		t.Errorf("expect's limit differs from scenario.MaxExpect")
+	}
 	if scenario.MaxKeys != 50_000_000 || scenario.MaxNodes != 10_000 || scenario.MaxSteps != 10_000 ||
 		scenario.MaxM != 1<<24 || scenario.MaxNameLen != 200 || scenario.MaxProbes != 64 {
 		t.Errorf("internal/scenario's limits changed; update schema.json and this test")
+	}
+}
+
+// TestSchemaSnippets checks small scenarios, one feature each.
+func TestSchemaSnippets(t *testing.T) {
+	sch := compileSchema(t)
+	const head = "title: T\nkeys: 10\nnodes: [a, b]\n"
+	tests := []struct {
+		name, yaml string
+		ok         bool
+	}{
+		{"expect", "expect:\n  - {step: 1, rule: ring, moved_fraction: \"<= 0.2\"}\n  - {recurs: none}\n  - {cv: 0.1}\n", true},
+		{"expect two metrics", "expect:\n  - {moved: \"< 5\", ideal: \"> 1\"}\n", false},
+		{"expect no metric", "expect:\n  - {rule: ring}\n", false},
+		{"expect bad bound", "expect:\n  - {cv: \"about 0.1\"}\n", false},
+		{"maglev m", "rules: [{rule: maglev, m: 65537, label: big}]\n", true},
+		{"ring m", "rules: [{rule: ring, m: 7}]\n", false},
+		{"weights", "steps:\n  - weight: {a: 2}\n  - add: [{name: c, weight: 3}, d]\n  - remove: random\n  - recover: all\n", true},
+		{"reserved name", "steps:\n  - add: random\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "s.yaml")
+			writeFile(t, file, []byte(head+tt.yaml))
+			inst, _ := yamlInstance(t, file)
+			if err := sch.Validate(inst); (err == nil) != tt.ok {
+				t.Errorf("valid = %v, want %v (%v)", err == nil, tt.ok, err)
+			}
+		})
 	}
 }
