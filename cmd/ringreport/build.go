@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,17 +23,19 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	files, code := buildFiles(fs.Args(), f, stderr)
-	if code != exitOK {
+	if files == nil {
 		return code
 	}
 	if err := outdir.Write(f.out, files, f.force); err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
-	return exitOK
+	return code
 }
 
 // buildFiles reads and builds the scenarios paths name, printing errors.
+// When only expectations failed it returns the files with exitError: the
+// site is complete and shows the failures, but the command must fail.
 func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, int) {
 	inputs, err := readInputs(paths)
 	if err != nil {
@@ -47,7 +50,13 @@ func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, 
 	opts.Progress, finish = progressFunc(stderr)
 	built, err := site.Build(inputs, opts)
 	finish()
-	if err != nil {
+	code := exitOK
+	var failed site.ExpectationsFailed
+	switch {
+	case errors.As(err, &failed):
+		fmt.Fprintln(stderr, err)
+		code = exitError
+	case err != nil:
 		fmt.Fprintln(stderr, err)
 		return nil, exitError
 	}
@@ -55,7 +64,7 @@ func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, 
 	for i, b := range built {
 		files[i] = outdir.File(b)
 	}
-	return files, exitOK
+	return files, code
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -70,7 +79,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	files, code := buildFiles(fs.Args(), f, stderr)
-	if code != exitOK {
+	if files == nil {
 		return code
 	}
 	diffs, err := outdir.Diff(f.out, files)
@@ -79,7 +88,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if len(diffs) == 0 {
-		return exitOK
+		return code // exitError when expectations failed
 	}
 	fmt.Fprintf(stderr, "ringreport: %s is stale (%d files differ):\n", f.out, len(diffs))
 	for _, d := range diffs {

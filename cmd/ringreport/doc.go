@@ -89,7 +89,8 @@
 //	0  success
 //	1  an error in the input or the build: a scenario with errors, an
 //	   unreadable file, a broken template, a -rule or -step that the
-//	   scenario does not have
+//	   scenario does not have, or a failed expect: entry (build still
+//	   writes the site, whose reports show the failure)
 //	2  usage: an unknown command or flag, a bad flag value, a wrong
 //	   number of arguments — anything wrong on the command line alone
 //	3  check: the output folder is stale

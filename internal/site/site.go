@@ -20,6 +20,7 @@ import (
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // Input is one scenario file.
@@ -112,7 +113,8 @@ func Name(file string) string {
 }
 
 // Build parses, replays and renders every input and returns the output
-// files sorted by path: for every scenario its folder (figures, report.md,
+// files sorted by path. When the only problem is failed expectations it
+// returns the complete files and an ExpectationsFailed error: for every scenario its folder (figures, report.md,
 // data.json, steps.csv and index.html), and for the whole set index.html
 // and README.md. The files do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
@@ -143,7 +145,33 @@ func Build(inputs []Input, opts Options) ([]File, error) {
 	}
 	files = append(files, index...)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	if failed := failedExpectations(done); len(failed) > 0 {
+		return files, failed
+	}
 	return files, nil
+}
+
+// ExpectationsFailed is the error Build returns, together with complete
+// files, when every scenario built but some of their expect: entries
+// failed: the reports show the failures, and the command exits non-zero.
+type ExpectationsFailed []string
+
+func (e ExpectationsFailed) Error() string { return strings.Join(e, "\n") }
+
+// failedExpectations lists every failed expectation, one line each:
+// "file:line:col: scenario ring: expectation failed: moved_fraction <= 0.2
+// at step 1 for ring: failed 1 of 1 checks; first: 0.25 at step 1 for ring".
+func failedExpectations(done []*Scenario) ExpectationsFailed {
+	var out ExpectationsFailed
+	for _, sc := range done {
+		for _, o := range sc.Result.Check() {
+			if !o.Passed() {
+				out = append(out, fmt.Sprintf("%s: scenario %s: expectation failed: %s: %s",
+					o.Expectation.Where, sc.Name, text.Expectation(o.Expectation), text.Verdict(o)))
+			}
+		}
+	}
+	return out
 }
 
 // replayAll replays and renders the scenarios on up to opts.Jobs
