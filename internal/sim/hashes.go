@@ -100,16 +100,15 @@ func (c *keyCache) pos32() []uint32 {
 	return c.h32
 }
 
-// pos64 returns every key's 64-bit hash by canonical index.
+// pos64 returns every key's 64-bit hash by canonical index: the xxhash64
+// hashes, or nil for a 32-bit hash, whose 64-bit form is pos32
+// zero-extended (see sum64) and is not stored, to save 8 bytes per key.
 func (c *keyCache) pos64() []uint64 {
+	if c.hash != hashXX {
+		return nil
+	}
 	if c.h64 == nil {
 		c.h64 = make([]uint64, c.keys.Len())
-		if c.hash != hashXX {
-			for i, p := range c.pos32() {
-				c.h64[i] = uint64(p)
-			}
-			return c.h64
-		}
 		var buf []byte
 		for i := range c.h64 {
 			buf = c.keys.AppendName(buf[:0], i)
@@ -117,6 +116,28 @@ func (c *keyCache) pos64() []uint64 {
 		}
 	}
 	return c.h64
+}
+
+// keys64 is the 64-bit hashes of every key, stored or derived: key i's
+// is h64[i] when h64 is not nil, else uint64(h32[i]).
+type keys64 struct {
+	h64 []uint64
+	h32 []uint32
+}
+
+func (c *keyCache) keys64() keys64 {
+	if h := c.pos64(); h != nil {
+		return keys64{h64: h}
+	}
+	return keys64{h32: c.pos32()}
+}
+
+// at returns key i's 64-bit hash.
+func (k keys64) at(i int) uint64 {
+	if k.h64 != nil {
+		return k.h64[i]
+	}
+	return uint64(k.h32[i])
 }
 
 // each32 applies f to every key's bytes, by canonical index.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,11 +28,22 @@ import (
 //
 // Replicas are not defined by the paper: here they are the next distinct
 // nodes of the buckets after the key's, b+1, b+2, … wrapping.
+//
+// Steps are incremental: every key remembers its bucket and its next jump,
+// the first bucket number ≥ n its generator would jump to. While the
+// bucket count n' stays above its bucket and at most its next jump, the
+// key keeps its bucket; only the others are rehashed, and a key is
+// reported only when its bucket or its bucket's preference list changed.
 type jump struct {
 	env     *env
 	kc      *keyCache
 	buckets []NodeID   // bucket → node
 	pref    [][]NodeID // pref[r][b], built by prefs
+
+	// As of the last assign or delta:
+	bucket   []uint32   // each key's bucket
+	next     []uint32   // each key's next jump (capped at 2³²−1)
+	lastPref [][]NodeID // the pref table
 }
 
 func newJump(spec RuleSpec, e *env) (*jump, error) {
@@ -45,13 +57,21 @@ func newJump(spec RuleSpec, e *env) (*jump, error) {
 // jumpHash is the paper's JumpConsistentHash (Figure 1), n ≥ 1. The float
 // expression has no multiply-add to fuse, so it is exact everywhere.
 func jumpHash(key uint64, n int) int {
+	b, _ := jumpNext(key, n)
+	return b
+}
+
+// jumpNext is jumpHash that also returns the key's next jump: the first
+// bucket ≥ n that the generator reaches, capped at 2³²−1. The key stays in
+// its bucket for every bucket count from b+1 up to next.
+func jumpNext(key uint64, n int) (int, uint32) {
 	b, j := int64(-1), int64(0)
 	for j < int64(n) {
 		b = j
 		key = key*2862933555777941757 + 1
 		j = int64(float64(b+1) * (float64(int64(1)<<31) / float64((key>>33)+1)))
 	}
-	return int(b)
+	return int(b), uint32(min(j, math.MaxUint32))
 }
 
 func (j *jump) update(st *State) []string {
@@ -133,12 +153,55 @@ func (j *jump) prefs(R int) [][]NodeID {
 func (j *jump) assign(lists [][]NodeID) {
 	pref := j.prefs(len(lists))
 	nb := len(j.buckets)
-	for i, h := range j.kc.pos64() {
-		b := jumpHash(h, nb)
+	keys := j.kc.keys64()
+	K := j.env.keys.Len()
+	j.bucket, j.next = make([]uint32, K), make([]uint32, K)
+	for i := range K {
+		b, next := jumpNext(keys.at(i), nb)
+		j.bucket[i], j.next[i] = uint32(b), next
 		for r, l := range lists {
 			l[i] = pref[r][b]
 		}
 	}
+	j.lastPref = pref
+}
+
+// delta rehashes only the keys whose bucket can have changed (bucket no
+// longer below the count, or next jump now below it) and reports those
+// whose bucket or bucket's list changed: O(K) reads, no hashing for the
+// keys that stay.
+func (j *jump) delta(d *delta) bool {
+	if j.bucket == nil || len(j.lastPref) != len(d.lists) {
+		return false
+	}
+	pref := j.prefs(len(d.lists))
+	same := sameBuckets(j.lastPref, pref)
+	nb := uint32(len(j.buckets))
+	keys := j.kc.keys64()
+	for i, b := range j.bucket {
+		if b < nb && j.next[i] >= nb {
+			if b >= uint32(len(same)) || !same[b] {
+				d.addFrom(i, pref, int(b))
+			}
+			continue
+		}
+		nbk, next := jumpNext(keys.at(i), int(nb))
+		j.bucket[i], j.next[i] = uint32(nbk), next
+		d.addFrom(i, pref, nbk)
+	}
+	j.lastPref = pref
+	return true
+}
+
+// sameBuckets reports, for every bucket both tables have, whether its
+// preference list is the same in both.
+func sameBuckets(a, b [][]NodeID) []bool {
+	n := min(len(a[0]), len(b[0]))
+	same := make([]bool, n)
+	for x := range n {
+		same[x] = sameLists(a, x, b, x)
+	}
+	return same
 }
 
 func (j *jump) probe(key string, R int) (uint64, []NodeID) {

@@ -84,7 +84,7 @@ func (k *ketama) update(st *State) []string {
 		total += m.Weight
 	}
 	k.r.live = make([]bool, len(k.r.env.nodes))
-	var all []ringEntry
+	var want []placed
 	var none, rounded []NodeID
 	for _, m := range live {
 		k.r.live[m.ID] = true
@@ -95,11 +95,9 @@ func (k *ketama) update(st *State) []string {
 		if ks != m.Weight*ketamaHashes*len(live)/total {
 			rounded = append(rounded, m.ID)
 		}
-		for i, p := range k.points(m.ID, ks) {
-			all = append(all, ringEntry{p, m.ID, uint32(i)})
-		}
+		want = append(want, placed{m.ID, ks, k.points(m.ID, ks)})
 	}
-	notes := k.r.setPoints(all)
+	notes := k.r.place(want)
 	if len(none) > 0 {
 		notes = append(notes, fmt.Sprintf("ketama: %s weigh too little to get a point (floor(w/Σw·40·n) = 0) and own no keys",
 			quoteNames(k.r.env.nodes, none)))
@@ -115,6 +113,7 @@ func (k *ketama) update(st *State) []string {
 }
 
 func (k *ketama) assign(lists [][]NodeID)                    { k.r.assign(lists) }
+func (k *ketama) delta(d *delta) bool                        { return k.r.delta(d) }
 func (k *ketama) probe(key string, R int) (uint64, []NodeID) { return k.r.probe(key, R) }
 func (k *ketama) geometry() ([]Arc, []Point)                 { return k.r.geometry() }
 func (k *ketama) order() []uint32                            { return k.r.order() }

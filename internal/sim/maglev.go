@@ -35,14 +35,26 @@ const MaxMaglevM = 1 << 26
 //
 // Replicas are not in the paper: here they are the next distinct nodes
 // of the entries after the key's, wrapping.
+//
+// Steps are incremental: keys are grouped by table entry once, and a step
+// reports the keys of the entries whose preference list changed, O(M +
+// changed keys), the table rebuild being the only O(M·log M) part.
 type maglev struct {
-	env   *env
-	kc    *keyCache
-	m     int
-	entry []uint32   // each key's table index, computed once
-	table []NodeID   // entry → node
-	pref  [][]NodeID // pref[r][e], built by prefs
-	live  []Member
+	env      *env
+	kc       *keyCache
+	m        int
+	table    []NodeID   // entry → node
+	pref     [][]NodeID // pref[r][e], built by prefs
+	live     []Member
+	groups   entryGroups
+	lastPref [][]NodeID // the pref table of the last assign or delta
+}
+
+// entryGroups lists the keys by table entry: the keys of entry e are
+// keys[start[e]:start[e+1]], in canonical order.
+type entryGroups struct {
+	keys  []uint32
+	start []uint32
 }
 
 func newMaglev(spec RuleSpec, e *env) (*maglev, error) {
@@ -117,18 +129,27 @@ func (g *maglev) populate() []int {
 	for _, e := range es {
 		maxW = max(maxW, e.w)
 	}
-	for filled, turn := 0, 1; filled < g.m; turn++ {
+	table, m := g.table, g.m
+	taken := make([]uint64, (m+63)/64) // occupancy, small enough for L1
+	for filled, turn := 0, 1; filled < m; turn++ {
 		for i := range es {
 			e := &es[i]
-			if filled == g.m || turn*e.w < e.target {
+			if filled == m || turn*e.w < e.target {
 				continue
 			}
 			e.target += maxW
-			for g.table[e.pos] != NoNode {
-				e.advance(g.m)
+			pos, skip := e.pos, e.skip
+			for taken[pos>>6]&(1<<(pos&63)) != 0 {
+				if pos += skip; pos >= m {
+					pos -= m
+				}
 			}
-			g.table[e.pos] = e.id
-			e.advance(g.m)
+			taken[pos>>6] |= 1 << (pos & 63)
+			table[pos] = e.id
+			if pos += skip; pos >= m {
+				pos -= m
+			}
+			e.pos = pos
 			e.taken++
 			filled++
 		}
@@ -138,14 +159,6 @@ func (g *maglev) populate() []int {
 		counts[e.id] = e.taken
 	}
 	return counts
-}
-
-// advance moves to the next entry of the node's permutation.
-func (e *maglevEntry) advance(m int) {
-	e.pos += e.skip
-	if e.pos >= m {
-		e.pos -= m
-	}
 }
 
 // entries returns the live nodes in name order with their permutations.
@@ -190,25 +203,60 @@ func (g *maglev) prefs(R int) [][]NodeID {
 	return g.pref
 }
 
-// entries of every key, hash mod M, computed once.
-func (g *maglev) keyEntries() []uint32 {
-	if g.entry == nil {
-		pos := g.kc.pos32()
-		g.entry = make([]uint32, len(pos))
-		for i, p := range pos {
-			g.entry[i] = p % uint32(g.m)
-		}
+// keyGroups groups the keys by entry (hash mod M), once: a counting sort.
+func (g *maglev) keyGroups() entryGroups {
+	if g.groups.start != nil {
+		return g.groups
 	}
-	return g.entry
+	pos := g.kc.pos32()
+	m := uint32(g.m)
+	start := make([]uint32, g.m+1)
+	for _, p := range pos {
+		start[p%m+1]++
+	}
+	for e := 1; e <= g.m; e++ {
+		start[e] += start[e-1]
+	}
+	keys := make([]uint32, len(pos))
+	fill := slices.Clone(start[:g.m])
+	for i, p := range pos {
+		keys[fill[p%m]] = uint32(i)
+		fill[p%m]++
+	}
+	g.groups = entryGroups{keys: keys, start: start}
+	return g.groups
 }
 
 func (g *maglev) assign(lists [][]NodeID) {
 	pref := g.prefs(len(lists))
-	for i, e := range g.keyEntries() {
-		for r, l := range lists {
-			l[i] = pref[r][e]
+	gr := g.keyGroups()
+	for e := range g.m {
+		for _, k := range gr.keys[gr.start[e]:gr.start[e+1]] {
+			for r, l := range lists {
+				l[k] = pref[r][e]
+			}
 		}
 	}
+	g.lastPref = pref
+}
+
+// delta reports the keys of every entry whose preference list changed.
+func (g *maglev) delta(d *delta) bool {
+	if g.lastPref == nil || len(g.lastPref) != len(d.lists) {
+		return false
+	}
+	pref := g.prefs(len(d.lists))
+	gr := g.keyGroups()
+	for e := range g.m {
+		if sameLists(g.lastPref, e, pref, e) {
+			continue
+		}
+		for _, k := range gr.keys[gr.start[e]:gr.start[e+1]] {
+			d.addFrom(int(k), pref, e)
+		}
+	}
+	g.lastPref = pref
+	return true
 }
 
 func (g *maglev) probe(key string, R int) (uint64, []NodeID) {

@@ -76,40 +76,72 @@ func (z *rendezvous) score(k uint64, id NodeID, w int, weighted bool) float64 {
 	return float64(w) / -detLog(h)
 }
 
-// insert puts (id, s) into a best-first list if it belongs there.
-func (z *rendezvous) insert(ids []NodeID, sc []float64, id NodeID, s float64) {
+// insert puts (id, s) into a best-first list if it belongs there and
+// reports whether it did.
+func (z *rendezvous) insert(ids []NodeID, sc []float64, id NodeID, s float64) bool {
 	p := len(ids)
 	for p > 0 && (ids[p-1] == NoNode || s > sc[p-1] || s == sc[p-1] && z.nameRank[id] < z.nameRank[ids[p-1]]) {
 		p--
 	}
 	if p == len(ids) {
-		return
+		return false
 	}
 	copy(ids[p+1:], ids[p:len(ids)-1])
 	copy(sc[p+1:], sc[p:len(sc)-1])
 	ids[p], sc[p] = id, s
+	return true
+}
+
+// offer inserts member m into key k's list if it belongs there, and
+// reports whether it did; most keys are turned away after one score and
+// one comparison.
+func (z *rendezvous) offer(k uint64, ids []NodeID, sc []float64, m Member) bool {
+	var s float64
+	if z.weighted {
+		s = z.score(k, m.ID, m.Weight, true)
+	} else {
+		s = float64(mix64(k^z.seed[m.ID]) >> 12)
+	}
+	last := len(ids) - 1
+	if ids[last] != NoNode && s < sc[last] {
+		return false
+	}
+	return z.insert(ids, sc, m.ID, s)
 }
 
 // rank fills one key's list from every live node.
 func (z *rendezvous) rank(k uint64, ids []NodeID, sc []float64, weighted bool) {
+	if len(ids) == 1 && !weighted {
+		ids[0], sc[0] = z.best(k)
+		return
+	}
 	fill(ids, NoNode)
 	for _, m := range z.live {
 		z.insert(ids, sc, m.ID, z.score(k, m.ID, m.Weight, weighted))
 	}
 }
 
+// best is rank's unweighted single-owner case: the live node of highest
+// score, ties to the name that sorts first.
+func (z *rendezvous) best(k uint64) (NodeID, float64) {
+	id, s := NoNode, 0.0
+	for _, m := range z.live {
+		x := float64(mix64(k^z.seed[m.ID]) >> 12)
+		if id == NoNode || x > s || x == s && z.nameRank[m.ID] < z.nameRank[id] {
+			id, s = m.ID, x
+		}
+	}
+	return id, s
+}
+
 func (z *rendezvous) assign(lists [][]NodeID) {
 	R := len(lists)
-	weight := make([]int, len(z.env.nodes))
-	for _, m := range z.live {
-		weight[m.ID] = m.Weight
-	}
-	isW := weighted(z.live)
+	weight, isW := z.weights()
 	if z.ids == nil || R != z.R || isW != z.weighted || isW && reweighted(z.weight, weight) {
 		z.R, z.weighted = R, isW
 		z.rankAll()
 	} else {
-		z.rankChanges(z.weight, weight)
+		z.rankChanges(z.weight, weight, nil)
 	}
 	z.weight = weight
 	for i := range z.env.keys.Len() {
@@ -117,6 +149,28 @@ func (z *rendezvous) assign(lists [][]NodeID) {
 			l[i] = z.ids[i*R+r]
 		}
 	}
+}
+
+// delta is assign's incremental case, reporting the keys whose lists
+// rankChanges touched; it declines whenever assign would rank afresh.
+func (z *rendezvous) delta(d *delta) bool {
+	weight, isW := z.weights()
+	if z.ids == nil || len(d.lists) != z.R || isW != z.weighted || isW && reweighted(z.weight, weight) {
+		return false
+	}
+	z.rankChanges(z.weight, weight, d)
+	z.weight = weight
+	return true
+}
+
+// weights returns the live weights by NodeID (0 when not live) and
+// whether they differ.
+func (z *rendezvous) weights() ([]int, bool) {
+	weight := make([]int, len(z.env.nodes))
+	for _, m := range z.live {
+		weight[m.ID] = m.Weight
+	}
+	return weight, weighted(z.live)
 }
 
 // weighted reports whether the members' weights differ (used by every
@@ -141,17 +195,19 @@ func reweighted(old, cur []int) bool {
 }
 
 func (z *rendezvous) rankAll() {
-	R, keys := z.R, z.kc.pos64()
-	z.ids = make([]NodeID, len(keys)*R)
-	z.sc = make([]float64, len(keys)*R)
-	for i, k := range keys {
-		z.rank(k, z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R], z.weighted)
+	R, keys := z.R, z.kc.keys64()
+	K := z.env.keys.Len()
+	z.ids = make([]NodeID, K*R)
+	z.sc = make([]float64, K*R)
+	for i := range K {
+		z.rank(keys.at(i), z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R], z.weighted)
 	}
 }
 
 // rankChanges updates the lists for nodes that left (re-ranking the keys
-// that listed one) and nodes that joined (one score per key).
-func (z *rendezvous) rankChanges(old, cur []int) {
+// that listed one) and nodes that joined (one score per key), adding
+// every key whose list changed to d when d is not nil.
+func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
 	gone := make([]bool, len(cur))
 	var added []Member
 	anyGone := false
@@ -165,17 +221,59 @@ func (z *rendezvous) rankChanges(old, cur []int) {
 	if !anyGone && len(added) == 0 {
 		return
 	}
-	R := z.R
-	for i, k := range z.kc.pos64() {
+	if z.R == 1 && !z.weighted {
+		z.changesOne(gone, added, d)
+		return
+	}
+	R, keys := z.R, z.kc.keys64()
+	for i := range z.env.keys.Len() {
 		ids, sc := z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R]
+		k := keys.at(i)
+		changed := false
 		if anyGone && listsAny(ids, gone) {
 			z.rank(k, ids, sc, z.weighted)
-			continue
+			changed = true
+		} else {
+			for _, m := range added {
+				changed = z.offer(k, ids, sc, m) || changed
+			}
 		}
-		for _, m := range added {
-			z.insert(ids, sc, m.ID, z.score(k, m.ID, m.Weight, z.weighted))
+		if changed && d != nil {
+			d.add(i, ids)
 		}
 	}
+}
+
+// changesOne is rankChanges for one unweighted owner per key: a key whose
+// owner left is ranked afresh; any other key scores each joining node
+// once and compares it with its owner's score.
+func (z *rendezvous) changesOne(gone []bool, added []Member, d *delta) {
+	keys := z.kc.keys64()
+	ids, sc := z.ids, z.sc[:len(z.ids)]
+	for i, id := range ids {
+		k := keys.at(i)
+		if gone[id] {
+			ids[i], sc[i] = z.best(k)
+		} else if !z.beats(k, added, &ids[i], &sc[i]) {
+			continue
+		}
+		if d != nil {
+			d.add(i, ids[i:i+1])
+		}
+	}
+}
+
+// beats replaces a key's owner by the best of the added nodes that
+// outscores it, and reports whether one did.
+func (z *rendezvous) beats(k uint64, added []Member, id *NodeID, s *float64) bool {
+	won := false
+	for _, m := range added {
+		x := float64(mix64(k^z.seed[m.ID]) >> 12)
+		if x > *s || x == *s && z.nameRank[m.ID] < z.nameRank[*id] {
+			*id, *s, won = m.ID, x, true
+		}
+	}
+	return won
 }
 
 // listsAny reports whether ids holds a node marked in set.

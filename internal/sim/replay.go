@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -10,7 +11,18 @@ import (
 // scenario must be valid (see NewTimeline); Replay returns an error rather
 // than a partial result when it is not. Rules run concurrently; the result
 // does not depend on scheduling.
-func Replay(s *Scenario) (*Result, error) {
+func Replay(s *Scenario) (*Result, error) { return replay(s, replayOptions{}) }
+
+// replayOptions select how Replay measures; the zero value is the fast
+// path.
+type replayOptions struct {
+	// full makes every rule assign every key at every step and every
+	// metric be recomputed from scratch (fullMeasure), with recurrences
+	// always recomputed: the reference the incremental path must match.
+	full bool
+}
+
+func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	tl, errs := NewTimeline(s)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("invalid scenario: %w", errs[0])
@@ -22,7 +34,7 @@ func Replay(s *Scenario) (*Result, error) {
 	var wg sync.WaitGroup
 	for i, spec := range specs {
 		wg.Go(func() {
-			res.Rules[i], errc[i] = replayRule(res, spec)
+			res.Rules[i], errc[i] = replayRule(res, spec, opts)
 		})
 	}
 	wg.Wait()
@@ -54,27 +66,119 @@ func labelRules(rules []RuleSpec) []RuleSpec {
 }
 
 // replayRule runs one rule through every state of the timeline.
-func replayRule(res *Result, spec RuleSpec) (RuleResult, error) {
+func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, error) {
 	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
 	p, err := newPlacer(spec, e)
 	if err != nil {
 		return RuleResult{}, err
 	}
 	rr := RuleResult{Spec: spec, Steps: make([]StepResult, len(res.Timeline.States))}
-	t := newTracker(res, p.order())
+	recompute := func(step int) [][]NodeID { return replayTo(spec, e, res.Timeline, step) }
+	if opts.full {
+		replayFull(res, p, rr.Steps, recompute)
+	} else {
+		replayFast(res, p, rr.Steps, recompute)
+	}
+	return rr, nil
+}
+
+// A deltaPlacer can also place a step incrementally. After update, delta
+// fills d (already reset to the step's list length) with every key whose
+// preference list may differ from the one the placer gave it at the
+// previous step, with its new list, and returns true; it returns false,
+// writing nothing that matters, when it cannot, and the caller falls back
+// to assign. The caller asks for a delta only when the list length did
+// not change, and only after an assign or a delta of the previous step.
+type deltaPlacer interface {
+	placer
+	delta(d *delta) bool
+}
+
+// replayFast measures every step through the tracker: deltas where the
+// placer has them, whole assignments diffed otherwise.
+func replayFast(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID) {
+	run := newRuleRun(res, p, recompute)
+	for i := range out {
+		out[i] = run.step(i)
+	}
+}
+
+// ruleRun is one rule's replay in progress.
+type ruleRun struct {
+	res       *Result
+	p         placer
+	dp        deltaPlacer // p, when it has deltas
+	t         *tracker
+	d         delta
+	recompute func(int) [][]NodeID
+}
+
+func newRuleRun(res *Result, p placer, recompute func(int) [][]NodeID) *ruleRun {
+	run := &ruleRun{res: res, p: p, t: newTracker(res, p.order()), recompute: recompute}
+	run.dp, _ = p.(deltaPlacer)
+	return run
+}
+
+// step brings the rule to state i and measures it; states must come in
+// order, though a benchmark may go back to a state equal to an earlier one.
+func (run *ruleRun) step(i int) StepResult {
+	st := &run.res.Timeline.States[i]
+	p, t := run.p, run.t
+	notes := p.update(st)
+	var sr StepResult
+	switch {
+	case i == 0:
+		p.assign(t.lists(true, st.Replicas))
+		sr = t.start()
+	case run.dp != nil && st.Replicas == len(t.cur) && deltaOf(run.dp, &run.d, st.Replicas):
+		sr = t.applyDelta(i, &run.d)
+	default:
+		p.assign(t.lists(false, st.Replicas))
+		sr = t.applyWhole(i)
+	}
+	sr.Notes = notes
+	sr.Arcs, sr.Points = p.geometry()
+	sr.Probes = probes(p, run.res.Scenario.Probes, st.Replicas)
+	sr.Recurs = t.recurs(i, sr.Fingerprint, run.recompute)
+	return sr
+}
+
+func deltaOf(dp deltaPlacer, d *delta, r int) bool {
+	d.reset(r)
+	return dp.delta(d)
+}
+
+// replayFull is the reference replay: whole assignments and metrics from
+// scratch at every step, recurrences by recomputation.
+func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID) {
+	rank := p.order()
+	var prev [][]NodeID
+	seen := map[uint64][]int{}
 	for i := range res.Timeline.States {
 		st := &res.Timeline.States[i]
 		notes := p.update(st)
-		lists := t.next(st.Replicas)
-		p.assign(lists)
-		sr := t.measure(i)
+		cur := makeLists(st.Replicas, res.Keys.Len())
+		p.assign(cur)
+		var prevLoads []int
+		total := 0
+		if i > 0 {
+			prevLoads, total = out[i-1].Loads, out[i-1].TotalMoved
+		}
+		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank)
 		sr.Notes = notes
 		sr.Arcs, sr.Points = p.geometry()
 		sr.Probes = probes(p, res.Scenario.Probes, st.Replicas)
-		sr.Recurs = t.recurs(i, sr.Fingerprint, func(step int) [][]NodeID { return replayTo(spec, e, res.Timeline, step) })
-		rr.Steps[i] = sr
+		for _, j := range seen[sr.Fingerprint] {
+			if slices.Equal(recompute(j)[0], cur[0]) {
+				sr.Recurs = j
+				break
+			}
+		}
+		if sr.Recurs < 0 {
+			seen[sr.Fingerprint] = append(seen[sr.Fingerprint], i)
+		}
+		out[i], prev = sr, cur
 	}
-	return rr, nil
 }
 
 func probes(p placer, keys []string, r int) []Probe {

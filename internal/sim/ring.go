@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,12 +24,25 @@ type ring struct {
 	live   []bool   // by NodeID
 	cached map[NodeID]ringNode
 	kc     *keyCache // key positions under the rule's hash
+	on     []int     // by NodeID: 1 + the point count it has on the ring, 0 when off
+	pref   [][]NodeID
+	last   ringView // what the last assign or delta placed
 }
 
-// ringNode caches a member's points, recomputed when its count changes.
+// ringNode caches a member's points, recomputed when its count changes,
+// and the same points as sorted entries, made on first use.
 type ringNode struct {
-	count int
-	pts   []uint32
+	count  int
+	pts    []uint32
+	sorted []ringEntry
+}
+
+// ringView is what a ring's assignment depends on: its points, in order,
+// and the preference list of keys that land on each. Point slices are
+// never modified once built, so views and StepResults share them.
+type ringView struct {
+	pts  []Point
+	pref [][]NodeID
 }
 
 // newRingChecked is newRing after checking the rule's hash name.
@@ -83,29 +97,126 @@ type ringEntry struct {
 // build places v·weight points for every member of st.
 func (r *ring) build(st *State, v int) []string {
 	r.live = make([]bool, len(r.env.nodes))
-	var all []ringEntry
+	want := make([]placed, 0, len(st.Members))
 	for _, m := range st.Members {
 		r.live[m.ID] = !m.Failed
-		for i, p := range r.pointsOf(m.ID, v*m.Weight) {
-			all = append(all, ringEntry{p, m.ID, uint32(i)})
+		want = append(want, placed{m.ID, v * m.Weight, r.pointsOf(m.ID, v*m.Weight)})
+	}
+	return r.place(want)
+}
+
+// placed is a node's wanted points: count identifies them in the cache.
+type placed struct {
+	id    NodeID
+	count int
+	pts   []uint32
+}
+
+// place makes the ring hold exactly the wanted nodes' points (r.live must
+// be set) and reports collisions. When few nodes change it merges their
+// points into the sorted ones, O(P), rather than sorting all of them.
+func (r *ring) place(want []placed) []string {
+	r.pref = nil
+	if r.on == nil {
+		r.on = make([]int, len(r.env.nodes))
+	}
+	keep := make([]bool, len(r.env.nodes))
+	var added []placed
+	for _, w := range want {
+		if r.on[w.id] == w.count+1 {
+			keep[w.id] = true
+		} else {
+			added = append(added, w)
 		}
 	}
-	return r.setPoints(all)
+	changed := len(added)
+	for id := range r.on {
+		changed += b2i(r.on[id] > 0 && !keep[id])
+		r.on[id] = 0
+	}
+	for _, w := range want {
+		r.on[w.id] = w.count + 1
+	}
+	if r.pts == nil || 4*changed > len(want) {
+		return r.setPoints(r.entries(want))
+	}
+	return r.mergePoints(keep, added)
+}
+
+// entries lists every wanted point, unsorted.
+func (r *ring) entries(want []placed) []ringEntry {
+	var all []ringEntry
+	for _, w := range want {
+		for i, p := range w.pts {
+			all = append(all, ringEntry{p, w.id, uint32(i)})
+		}
+	}
+	return all
+}
+
+// mergePoints keeps the points of nodes marked keep and merges in the
+// added nodes' points, each node's sorted once and cached.
+func (r *ring) mergePoints(keep []bool, added []placed) []string {
+	var add []ringEntry
+	for _, w := range added {
+		add = append(add, r.sortedOf(w)...)
+	}
+	if len(added) > 1 {
+		slices.SortFunc(add, r.cmpEntry)
+	}
+	pts := make([]Point, 0, len(r.pts)+len(add))
+	idx := make([]uint32, 0, cap(pts))
+	a := 0
+	for j, p := range r.pts {
+		if !keep[p.Node] {
+			continue
+		}
+		e := ringEntry{p.Pos, p.Node, r.idx[j]}
+		for ; a < len(add) && r.cmpEntry(add[a], e) < 0; a++ {
+			pts, idx = append(pts, Point{add[a].pos, add[a].node}), append(idx, add[a].i)
+		}
+		pts, idx = append(pts, p), append(idx, e.i)
+	}
+	for ; a < len(add); a++ {
+		pts, idx = append(pts, Point{add[a].pos, add[a].node}), append(idx, add[a].i)
+	}
+	r.pts, r.idx = pts, idx
+	return r.collisions()
+}
+
+// sortedOf returns a node's points as entries in ring order, cached with
+// its points.
+func (r *ring) sortedOf(w placed) []ringEntry {
+	c := r.cached[w.id]
+	if c.sorted == nil || c.count != w.count {
+		c = ringNode{count: w.count, pts: w.pts}
+		for i, p := range w.pts {
+			c.sorted = append(c.sorted, ringEntry{p, w.id, uint32(i)})
+		}
+		slices.SortFunc(c.sorted, r.cmpEntry)
+		r.cached[w.id] = c
+	}
+	return c.sorted
+}
+
+// cmpEntry orders points by position, then node name, then point index.
+func (r *ring) cmpEntry(a, b ringEntry) int {
+	if a.pos != b.pos {
+		return cmpU32(a.pos, b.pos)
+	}
+	if a.node != b.node {
+		if c := strings.Compare(r.env.nodes[a.node], r.env.nodes[b.node]); c != 0 {
+			return c
+		}
+	}
+	return cmpU32(a.i, b.i)
 }
 
 // setPoints sorts the points (ties by node name, then point index) and
 // reports collisions. r.live must be set.
 func (r *ring) setPoints(all []ringEntry) []string {
-	names := r.env.nodes
-	slices.SortFunc(all, func(a, b ringEntry) int {
-		if a.pos != b.pos {
-			return cmpU32(a.pos, b.pos)
-		}
-		if c := strings.Compare(names[a.node], names[b.node]); c != 0 {
-			return c
-		}
-		return cmpU32(a.i, b.i)
-	})
+	r.pref = nil
+	slices.SortFunc(all, r.cmpEntry)
 	r.pts, r.idx = make([]Point, len(all)), make([]uint32, len(all))
 	for j, e := range all {
 		r.pts[j], r.idx[j] = Point{e.pos, e.node}, e.i
@@ -138,13 +249,18 @@ func (r *ring) collisions() []string {
 }
 
 // prefs returns, for every point j, the preference list of a key that
-// lands on it: the first R distinct live nodes from j clockwise.
+// lands on it: the first R distinct live nodes from j clockwise. The
+// result is cached until the points change and must not be modified.
 func (r *ring) prefs(R int) [][]NodeID {
-	P := len(r.pts)
-	out := make([][]NodeID, R)
-	for k := range out {
-		out[k] = make([]NodeID, P)
+	if len(r.pref) == R {
+		return r.pref
 	}
+	if R == 1 {
+		r.pref = [][]NodeID{r.owners()}
+		return r.pref
+	}
+	P := len(r.pts)
+	out := makeLists(R, P)
 	list := make([]NodeID, 0, R)
 	for j := range P {
 		list = r.walk(j, R, list[:0])
@@ -153,6 +269,23 @@ func (r *ring) prefs(R int) [][]NodeID {
 			if k < len(list) {
 				out[k][j] = list[k]
 			}
+		}
+	}
+	r.pref = out
+	return out
+}
+
+// owners returns, for every point, the first live node from it clockwise
+// (NoNode when none is live): two backward passes, wrapping.
+func (r *ring) owners() []NodeID {
+	out := make([]NodeID, len(r.pts))
+	next := NoNode
+	for range 2 {
+		for j := len(r.pts) - 1; j >= 0; j-- {
+			if id := r.pts[j].Node; r.live[id] {
+				next = id
+			}
+			out[j] = next
 		}
 	}
 	return out
@@ -192,6 +325,76 @@ func (r *ring) assign(lists [][]NodeID) {
 			lists[k][i] = pref[k][jj]
 		}
 	}
+	r.last = ringView{r.pts, pref}
+}
+
+// delta reports the keys of every stretch of the circle whose preference
+// list changed since the last assign or delta: a merge of the old and new
+// points, then a binary search in the sorted key positions for each
+// changed stretch. Its cost is O(P + changed keys), not O(K).
+func (r *ring) delta(d *delta) bool {
+	if len(r.last.pref) != len(d.lists) {
+		return false
+	}
+	cur := ringView{r.pts, r.prefs(len(d.lists))}
+	sorted := r.kc.sortedPos()
+	perm, _ := r.kc.order()
+	diffViews(r.last, cur, func(lo, hi uint64, j int) {
+		t1 := len(sorted)
+		if hi < math.MaxUint32 {
+			t1 = lowerBound(sorted, uint32(hi+1))
+		}
+		for t := lowerBound(sorted, uint32(lo)); t < t1; t++ {
+			d.addFrom(at(perm, t), cur.pref, j)
+		}
+	})
+	r.last = cur
+	return true
+}
+
+// diffViews walks the circle's stretches between the points of both views
+// and calls changed(lo, hi, j) for each stretch [lo, hi] whose lists
+// differ, j being the point of b that keys there land on.
+func diffViews(a, b ringView, changed func(lo, hi uint64, j int)) {
+	i, j := 0, 0 // the first point at or after x, in a and in b
+	for x := uint64(0); x <= math.MaxUint32; {
+		endA, ownA := stretch(a.pts, i)
+		endB, ownB := stretch(b.pts, j)
+		end := min(endA, endB)
+		if !sameLists(a.pref, ownA, b.pref, ownB) {
+			changed(x, end, ownB)
+		}
+		x = end + 1
+		i, j = skipTo(a.pts, i, x), skipTo(b.pts, j, x)
+	}
+}
+
+// stretch returns where the stretch of point i ends and the point keys in
+// it land on: i, or point 0 past the last point.
+func stretch(pts []Point, i int) (end uint64, own int) {
+	if i < len(pts) {
+		return uint64(pts[i].Pos), i
+	}
+	return math.MaxUint32, 0
+}
+
+// skipTo advances i to the first point at or after x.
+func skipTo(pts []Point, i int, x uint64) int {
+	for i < len(pts) && uint64(pts[i].Pos) < x {
+		i++
+	}
+	return i
+}
+
+// sameLists reports whether point i of a and point j of b have the same
+// preference lists.
+func sameLists(a [][]NodeID, i int, b [][]NodeID, j int) bool {
+	for r := range a {
+		if a[r][i] != b[r][j] {
+			return false
+		}
+	}
+	return true
 }
 
 // first returns the index of the first point at or after pos, wrapping.
@@ -211,7 +414,10 @@ func (r *ring) probe(key string, R int) (uint64, []NodeID) {
 // geometry returns exact arcs: the span (prev point, point] belongs to the
 // point's effective live owner. Arcs start just after a point.
 func (r *ring) geometry() ([]Arc, []Point) {
-	owner := r.prefs(1)[0]
+	if r.pref == nil {
+		r.prefs(1)
+	}
+	owner := r.pref[0]
 	P := len(r.pts)
 	arcs := []Arc{{Start: 0, Node: owner[0]}}
 	for j := 0; j < P-1; j++ {
@@ -220,7 +426,7 @@ func (r *ring) geometry() ([]Arc, []Point) {
 	if P > 0 && r.pts[P-1].Pos != ^uint32(0) {
 		arcs = mergeArcs(arcs, Arc{Start: r.pts[P-1].Pos + 1, Node: owner[0]})
 	}
-	return arcs, slices.Clone(r.pts)
+	return arcs, r.pts
 }
 
 func (r *ring) order() []uint32 {

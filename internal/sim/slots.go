@@ -43,6 +43,8 @@ type slots struct {
 	home  []NodeID // slot → configured master
 	serve []NodeID // slot → serving master after failovers
 	cfg   []Member // the members (and weights) home was balanced for
+	start []uint32 // the keys of slot x are perm[start[x]:start[x+1]]
+	last  []NodeID // serve as of the last assign or delta
 }
 
 func newSlots(spec RuleSpec, e *env) (*slots, error) {
@@ -52,7 +54,12 @@ func newSlots(spec RuleSpec, e *env) (*slots, error) {
 	s := &slots{env: e}
 	kc := newKeyCache(e.keys, hashFNV)
 	s.slot = kc.each32(func(b []byte) uint32 { return uint32(KeySlot(b)) })
-	_, s.perm, s.rank = rankBy(s.slot)
+	var sorted []uint32
+	sorted, s.perm, s.rank = rankBy(s.slot)
+	s.start = make([]uint32, NumSlots+1)
+	for x := range s.start {
+		s.start[x] = uint32(lowerBound(sorted, uint32(x)))
+	}
 	return s, nil
 }
 
@@ -255,6 +262,27 @@ func (s *slots) assign(lists [][]NodeID) {
 	for _, l := range lists[1:] {
 		fill(l, NoNode)
 	}
+	s.last = s.serve
+}
+
+// delta reports the keys of every slot whose serving master changed.
+func (s *slots) delta(d *delta) bool {
+	if s.last == nil {
+		return false
+	}
+	list := make([]NodeID, len(d.lists))
+	fill(list, NoNode)
+	for x, id := range s.serve {
+		if id == s.last[x] {
+			continue
+		}
+		list[0] = id
+		for _, k := range s.perm[s.start[x]:s.start[x+1]] {
+			d.add(int(k), list)
+		}
+	}
+	s.last = s.serve
+	return true
 }
 
 func (s *slots) probe(key string, R int) (uint64, []NodeID) {

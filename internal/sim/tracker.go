@@ -1,74 +1,127 @@
 package sim
 
-import "slices"
-
-// snapshotBudget bounds the bytes of earlier assignments a rule keeps for
-// exact recurrence checks; beyond it, earlier steps are recomputed.
-const snapshotBudget = 64 << 20
+import "math/bits"
 
 // tracker turns consecutive assignments of one rule into StepResults.
+//
+// It keeps one assignment, the current one, and the running metrics of it
+// (loads, fingerprint, under-replicated keys). A step reaches it either as
+// a delta, the keys whose lists a placer says may have changed, or as a
+// whole new assignment, which the tracker diffs against the current one.
+// Either way every metric is updated from the changed keys alone, so a
+// step that moves few keys costs little; fullMeasure in tracker_full.go
+// recomputes everything from scratch and serves as the tests' oracle.
 type tracker struct {
 	res      *Result
 	k        int
 	nodeHash []uint64
-	rank     []uint32 // canonical key → rank in the rule's order, or nil
-	prev     [][]NodeID
-	cur      [][]NodeID
-	loads    []int // loads of the previous step
+	rank     []uint32   // canonical key → rank in the rule's order, or nil
+	cur      [][]NodeID // the assignment as of the last step
+	next     [][]NodeID // scratch for whole assignments after step 0
+	loads    []int      // primary loads of cur, by NodeID
+	fp       uint64     // fingerprint of cur
+	under    int        // keys of cur with fewer than R live nodes
 	total    int
 	seen     map[uint64][]int // fingerprint → distinct steps having it
-	snaps    map[int][]NodeID // step → primary owners, within budget
-	snapUsed int
+	hist     history
+	cells    stripIndex
 }
 
 func newTracker(res *Result, rank []uint32) *tracker {
-	t := &tracker{res: res, k: res.Keys.Len(), rank: rank,
-		seen: map[uint64][]int{}, snaps: map[int][]NodeID{}}
+	t := &tracker{res: res, k: res.Keys.Len(), rank: rank, seen: map[uint64][]int{}}
 	for _, name := range res.Timeline.Nodes {
 		t.nodeHash = append(t.nodeHash, nameHash64(name))
 	}
+	t.hist = newHistory(t.k)
+	t.cells = newStripIndex(t.k)
 	return t
 }
 
-// next returns zeroed space for this step's preference lists of length r,
-// keeping the previous step's lists for comparison.
-func (t *tracker) next(r int) [][]NodeID {
-	t.prev, t.cur = t.cur, t.prev
-	for len(t.cur) < r {
-		t.cur = append(t.cur, make([]NodeID, t.k))
-	}
-	t.cur = t.cur[:r]
-	return t.cur
+// delta lists the keys whose preference lists may have changed in a step
+// (each at most once; unchanged ones are skipped) and their new lists:
+// lists[r][j] is the r-th choice of keys[j].
+type delta struct {
+	keys  []uint32
+	lists [][]NodeID
 }
 
-// measure computes step i's counts from the lists just assigned.
-func (t *tracker) measure(i int) StepResult {
-	sr := StepResult{Loads: make([]int, len(t.res.Timeline.Nodes)), Recurs: -1}
-	owners := t.cur[0]
-	var fp uint64
-	for k, o := range owners {
-		sr.Loads[o]++
-		fp += mix64(t.nodeHash[o] + uint64(k)*0x9e3779b97f4a7c15)
+// reset empties d for lists of length r, keeping its memory.
+func (d *delta) reset(r int) {
+	d.keys = d.keys[:0]
+	for len(d.lists) < r {
+		d.lists = append(d.lists, nil)
 	}
-	sr.Fingerprint = fp
-	sr.UnderReplicated = t.countUnder()
-	if i > 0 {
-		t.compare(i, &sr)
-		sr.Needed = halfAbsDiff(t.loads, sr.Loads)
-		sr.Ideal = ideal(t.loads, &t.res.Timeline.States[i], t.k)
-	} else {
-		sr.Strip = t.emptyStrip()
+	d.lists = d.lists[:r]
+	for i := range d.lists {
+		d.lists[i] = d.lists[i][:0]
 	}
-	t.total += sr.Moved
-	sr.TotalMoved = t.total
-	t.loads = sr.Loads
-	return sr
 }
 
-func (t *tracker) countUnder() int {
-	last := t.cur[len(t.cur)-1]
+// add appends key k with the list that get returns for each rank.
+func (d *delta) add(k int, list []NodeID) {
+	d.keys = append(d.keys, uint32(k))
+	for r := range d.lists {
+		d.lists[r] = append(d.lists[r], list[r])
+	}
+}
+
+// addFrom appends key k with its lists taken from pref at index j.
+func (d *delta) addFrom(k int, pref [][]NodeID, j int) {
+	d.keys = append(d.keys, uint32(k))
+	for r := range d.lists {
+		d.lists[r] = append(d.lists[r], pref[r][j])
+	}
+}
+
+// stepAcc accumulates one step's counts while changes are applied.
+type stepAcc struct {
+	sr            *StepResult
+	before, after []bool // live sets, by NodeID
+}
+
+// lists returns space for a whole assignment of lists of length r: the
+// current assignment at step 0, scratch afterwards.
+func (t *tracker) lists(first bool, r int) [][]NodeID {
+	if first {
+		t.cur = makeLists(r, t.k)
+		return t.cur
+	}
+	for len(t.next) < r {
+		t.next = append(t.next, make([]NodeID, t.k))
+	}
+	t.next = t.next[:r]
+	return t.next
+}
+
+func makeLists(r, k int) [][]NodeID {
+	out := make([][]NodeID, r)
+	for i := range out {
+		out[i] = make([]NodeID, k)
+	}
+	return out
+}
+
+// start measures step 0 from the assignment written into t.cur.
+func (t *tracker) start() StepResult {
+	t.loads = make([]int, len(t.nodeHash))
+	t.fp, t.under = 0, 0
+	for k, o := range t.cur[0] {
+		t.loads[o]++
+		t.fp += t.term(k, o)
+	}
+	t.under = countNoNode(t.cur[len(t.cur)-1])
+	sr := StepResult{Recurs: -1, Strip: t.emptyStrip()}
+	return t.finish(&sr)
+}
+
+// term is key k's part of the fingerprint when node o owns it.
+func (t *tracker) term(k int, o NodeID) uint64 {
+	return mix64(t.nodeHash[o] + uint64(k)*0x9e3779b97f4a7c15)
+}
+
+func countNoNode(l []NodeID) int {
 	n := 0
-	for _, o := range last {
+	for _, o := range l {
 		if o == NoNode {
 			n++
 		}
@@ -81,34 +134,170 @@ func (t *tracker) emptyStrip() Strip {
 	return Strip{KeyOrder: make([]Cell, c), HashOrder: make([]Cell, c)}
 }
 
-// compare counts moved keys by reason into the strip, and replica changes.
-func (t *tracker) compare(i int, sr *StepResult) {
+// begin starts step i's accumulator.
+func (t *tracker) begin(i int) (*stepAcc, []int) {
 	states := t.res.Timeline.States
-	before, after := liveSet(&states[i-1], len(t.nodeHash)), liveSet(&states[i], len(t.nodeHash))
-	sr.Strip = t.emptyStrip()
-	cells := uint64(len(sr.Strip.KeyOrder))
-	gen := t.res.Keys.Gen
-	old, cur := t.prev[0], t.cur[0]
-	for k := range cur {
-		if old[k] == cur[k] {
-			continue
+	n := len(t.nodeHash)
+	sr := &StepResult{Recurs: -1, Strip: t.emptyStrip()}
+	acc := &stepAcc{sr: sr, before: liveSet(&states[i-1], n), after: liveSet(&states[i], n)}
+	t.hist.open(i, t.cur[0])
+	return acc, append([]int(nil), t.loads...)
+}
+
+// applyDelta measures step i from a placer's delta and updates t.cur.
+func (t *tracker) applyDelta(i int, d *delta) StepResult {
+	acc, prev := t.begin(i)
+	for j, k := range d.keys {
+		if t.differs(int(k), d.lists, j) {
+			t.change(acc, int(k), d.lists, j)
+			t.store(int(k), d.lists, j)
 		}
-		sr.Moved++
-		why := ReasonCollateral
-		switch {
-		case !after[old[k]]:
-			why = ReasonForced
-		case !before[cur[k]]:
-			why = ReasonGained
-		}
-		sr.Strip.KeyOrder[uint64(gen[k])*cells/uint64(t.k)][why]++
-		h := uint64(k)
-		if t.rank != nil {
-			h = uint64(t.rank[k])
-		}
-		sr.Strip.HashOrder[h*cells/uint64(t.k)][why]++
 	}
-	sr.ReplicaMoved, sr.Copies = replicaChanges(t.prev, t.cur)
+	return t.end(i, acc, prev)
+}
+
+// applyWhole measures step i from a whole new assignment in t.next and
+// makes it current.
+func (t *tracker) applyWhole(i int) StepResult {
+	acc, prev := t.begin(i)
+	next := t.next
+	for k := range t.k {
+		if t.differs(k, next, k) {
+			t.change(acc, k, next, k)
+		}
+	}
+	t.cur, t.next = next, t.cur
+	if len(t.next) != len(t.cur) {
+		t.under = countNoNode(t.cur[len(t.cur)-1])
+	}
+	return t.end(i, acc, prev)
+}
+
+// differs reports whether key k's current list differs from lists[·][j];
+// missing ranks count as NoNode.
+func (t *tracker) differs(k int, lists [][]NodeID, j int) bool {
+	for r := range max(len(t.cur), len(lists)) {
+		if at2(t.cur, r, k) != at2(lists, r, j) {
+			return true
+		}
+	}
+	return false
+}
+
+// at2 returns lists[r][j], or NoNode past the lists' length.
+func at2(lists [][]NodeID, r, j int) NodeID {
+	if r < len(lists) {
+		return lists[r][j]
+	}
+	return NoNode
+}
+
+// store writes key k's new lists into t.cur.
+func (t *tracker) store(k int, lists [][]NodeID, j int) {
+	for r, l := range t.cur {
+		l[k] = lists[r][j]
+	}
+}
+
+// change folds one key's change, from t.cur to lists[·][j], into the step.
+func (t *tracker) change(acc *stepAcc, k int, lists [][]NodeID, j int) {
+	if len(t.cur) == 1 && len(lists) == 1 {
+		// One owner, old ≠ new: the set changed and needs one copy.
+		acc.sr.ReplicaMoved++
+		acc.sr.Copies++
+	} else {
+		t.replicaChange(acc.sr, k, lists, j)
+	}
+	if len(lists) == len(t.cur) {
+		last := len(lists) - 1
+		t.under += b2i(lists[last][j] == NoNode) - b2i(t.cur[last][k] == NoNode)
+	}
+	if old, cur := t.cur[0][k], lists[0][j]; old != cur {
+		t.move(acc, k, old, cur)
+	}
+}
+
+// move counts key k's change of owner from old to cur.
+func (t *tracker) move(acc *stepAcc, k int, old, cur NodeID) {
+	t.hist.record(k, old)
+	t.loads[old]--
+	t.loads[cur]++
+	t.fp += t.term(k, cur) - t.term(k, old)
+	why := ReasonCollateral
+	switch {
+	case !acc.after[old]:
+		why = ReasonForced
+	case !acc.before[cur]:
+		why = ReasonGained
+	}
+	acc.sr.Moved++
+	strip := &acc.sr.Strip
+	strip.KeyOrder[t.cells.of(t.res.Keys.Gen[k])][why]++
+	h := uint32(k)
+	if t.rank != nil {
+		h = t.rank[k]
+	}
+	strip.HashOrder[t.cells.of(h)][why]++
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// replicaChange counts whether key k's replica set changed, and the
+// copies its new set needs.
+func (t *tracker) replicaChange(sr *StepResult, k int, lists [][]NodeID, j int) {
+	var buf [8]NodeID
+	oldSet := buf[:0]
+	for _, l := range t.cur {
+		if l[k] != NoNode {
+			oldSet = append(oldSet, l[k])
+		}
+	}
+	n, live := 0, 0
+	for _, l := range lists {
+		if id := l[j]; id != NoNode {
+			live++
+			if !containsID(oldSet, id) {
+				n++
+			}
+		}
+	}
+	if n > 0 || live != len(oldSet) {
+		sr.ReplicaMoved++
+	}
+	sr.Copies += n
+}
+
+func containsID(s []NodeID, id NodeID) bool {
+	for _, x := range s {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// end completes step i: the counts that follow from the loads.
+func (t *tracker) end(i int, acc *stepAcc, prev []int) StepResult {
+	sr := acc.sr
+	sr.Needed = halfAbsDiff(prev, t.loads)
+	sr.Ideal = ideal(prev, &t.res.Timeline.States[i], t.k)
+	t.hist.close()
+	return t.finish(sr)
+}
+
+// finish fills the running totals and the loads.
+func (t *tracker) finish(sr *StepResult) StepResult {
+	sr.Loads = append([]int(nil), t.loads...)
+	sr.Fingerprint = t.fp
+	sr.UnderReplicated = t.under
+	t.total += sr.Moved
+	sr.TotalMoved = t.total
+	return *sr
 }
 
 // liveSet marks the live members of st by NodeID.
@@ -118,41 +307,6 @@ func liveSet(st *State, n int) []bool {
 		live[m.ID] = !m.Failed
 	}
 	return live
-}
-
-// replicaChanges counts keys whose replica set changed and the copies
-// that the new sets need.
-func replicaChanges(prev, cur [][]NodeID) (changed, copies int) {
-	oldSet := make([]NodeID, 0, len(prev))
-	for k := range cur[0] {
-		oldSet = oldSet[:0]
-		for _, l := range prev {
-			if l[k] != NoNode {
-				oldSet = append(oldSet, l[k])
-			}
-		}
-		n := 0
-		for _, l := range cur {
-			if l[k] != NoNode && !slices.Contains(oldSet, l[k]) {
-				n++
-			}
-		}
-		if n > 0 || countLive(cur, k) != len(oldSet) {
-			changed++
-		}
-		copies += n
-	}
-	return changed, copies
-}
-
-func countLive(lists [][]NodeID, k int) int {
-	n := 0
-	for _, l := range lists {
-		if l[k] != NoNode {
-			n++
-		}
-	}
-	return n
 }
 
 func halfAbsDiff(a, b []int) int {
@@ -167,24 +321,30 @@ func halfAbsDiff(a, b []int) int {
 	return sum / 2
 }
 
-// recurs returns the earliest earlier step with the identical primary
-// assignment, comparing key by key; recompute rebuilds a step's lists
-// when no snapshot of it was kept.
-func (t *tracker) recurs(i int, fp uint64, recompute func(step int) [][]NodeID) int {
-	cur := t.cur[0]
-	for _, j := range t.seen[fp] {
-		old, ok := t.snaps[j]
-		if !ok {
-			old = recompute(j)[0]
-		}
-		if slices.Equal(old, cur) {
-			return j
-		}
+// stripIndex maps a key's place g in a strip's order to its cell
+// ⌊g·n/K⌋ with a multiply instead of a division (Lemire, Kaser, Kurz,
+// "Faster Remainder by Direct Computation", 2019, with m = ⌈2⁶⁴/K⌉: exact
+// for numerators below 2^(64−⌈log₂K⌉), which g < K and n ≤ 2¹¹ keep for
+// every K up to 2²⁶, beyond the largest key set a scenario may ask for).
+type stripIndex struct {
+	n uint64 // cells
+	k uint64 // keys
+	m uint64 // ⌈2⁶⁴/K⌉, or 0 to divide (K = 1 or K > 2²⁶)
+}
+
+func newStripIndex(k int) stripIndex {
+	s := stripIndex{n: uint64(stripCells(k)), k: uint64(k)}
+	if k > 1 && k <= 1<<26 {
+		s.m = ^uint64(0)/uint64(k) + 1
 	}
-	t.seen[fp] = append(t.seen[fp], i)
-	if t.snapUsed+2*len(cur) <= snapshotBudget {
-		t.snaps[i] = slices.Clone(cur)
-		t.snapUsed += 2 * len(cur)
+	return s
+}
+
+// of returns the cell of place g.
+func (s stripIndex) of(g uint32) int {
+	if s.m == 0 {
+		return int(uint64(g) * s.n / s.k)
 	}
-	return -1
+	hi, _ := bits.Mul64(s.m, uint64(g)*s.n)
+	return int(hi)
 }

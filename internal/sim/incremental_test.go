@@ -1,0 +1,131 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestIncrementalMatchesFull: the fast replay (placer deltas, metrics
+// updated from the changed keys, recurrences through undo logs) gives
+// exactly the StepResults of the reference replay, which assigns every key
+// and recomputes every metric at every step, on random scenarios of every
+// rule and on the churn scenario (weights, replicas, vnodes steps).
+func TestIncrementalMatchesFull(t *testing.T) {
+	scens := []*Scenario{churnScenario(700)}
+	for seed := range int64(40) {
+		scens = append(scens, randomScenario(seed))
+	}
+	for _, s := range scens {
+		compareReplays(t, s)
+	}
+}
+
+// compareReplays fails on the first StepResult field where the fast and
+// reference replays of s differ.
+func compareReplays(t *testing.T, s *Scenario) {
+	t.Helper()
+	fast, err := replay(s, replayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := replay(s, replayOptions{full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range full.Rules {
+		for i := range full.Rules[r].Steps {
+			a, b := fast.Rules[r].Steps[i], full.Rules[r].Steps[i]
+			va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+			for f := range va.NumField() {
+				if !reflect.DeepEqual(va.Field(f).Interface(), vb.Field(f).Interface()) {
+					t.Fatalf("scenario seed %d, %s step %d (%v): %s = %v, reference %v", s.Seed, full.Rules[r].Spec.Label, i,
+						full.Timeline.States[i].Op, va.Type().Field(f).Name, va.Field(f).Interface(), vb.Field(f).Interface())
+				}
+			}
+		}
+	}
+}
+
+// TestRingMergeMatchesSort: the ring's points after every update, merged
+// incrementally, equal the points of every member sorted from scratch.
+func TestRingMergeMatchesSort(t *testing.T) {
+	scens := []*Scenario{churnScenario(100)}
+	for seed := range int64(30) {
+		scens = append(scens, randomScenario(seed))
+	}
+	for _, s := range scens {
+		tl, errs := NewTimeline(s)
+		if len(errs) > 0 {
+			t.Fatal(errs[0])
+		}
+		e := &env{keys: NewKeySet(s.Keys, s.Seed), nodes: tl.Nodes}
+		for _, spec := range []RuleSpec{{Kind: "ring", VNodes: 7}, {Kind: "ketama"}} {
+			p, _ := newPlacer(spec, e)
+			for i := range tl.States {
+				p.update(&tl.States[i])
+				r := ringOf(p)
+				fresh := &ring{env: e, live: r.live}
+				var all []ringEntry
+				for j, pt := range r.pts {
+					all = append(all, ringEntry{pt.Pos, pt.Node, r.idx[j]})
+				}
+				fresh.setPoints(all)
+				if !reflect.DeepEqual(fresh.pts, r.pts) || !reflect.DeepEqual(fresh.idx, r.idx) {
+					t.Fatalf("seed %d, %s step %d: merged points differ from sorted ones", s.Seed, spec.Kind, i)
+				}
+				if want := wantPoints(p, &tl.States[i]); len(r.pts) != want {
+					t.Fatalf("seed %d, %s step %d: %d points, want %d", s.Seed, spec.Kind, i, len(r.pts), want)
+				}
+			}
+		}
+	}
+}
+
+func ringOf(p placer) *ring {
+	if k, ok := p.(*ketama); ok {
+		return k.r
+	}
+	return p.(*ring)
+}
+
+// wantPoints counts the points the members of st should have.
+func wantPoints(p placer, st *State) int {
+	n := 0
+	live := liveList(st)
+	for _, m := range st.Members {
+		switch r := p.(type) {
+		case *ring:
+			v := r.vnodes
+			if st.VNodes > 0 {
+				v = st.VNodes
+			}
+			n += v * m.Weight
+		case *ketama:
+			if !m.Failed {
+				n += 4 * ketamaCount(m.Weight, totalWeight(st), len(live))
+			}
+		}
+	}
+	return n
+}
+
+// TestStripIndexExact: the multiply-shift cell index equals ⌊g·n/K⌋.
+func TestStripIndexExact(t *testing.T) {
+	for _, k := range []int{1, 2, 3, 7, 2047, 2048, 2049, 4096, 100_003, 1 << 20, 50_000_000, 1<<26 + 1} {
+		s := newStripIndex(k)
+		n := uint64(stripCells(k))
+		for _, g := range []int{0, 1, k / 3, k / 2, k - 2, k - 1} {
+			if g < 0 {
+				continue
+			}
+			if got, want := s.of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
+				t.Errorf("K=%d g=%d: cell %d, want %d", k, g, got, want)
+			}
+		}
+		for g := 0; g < k && g < 1<<16; g++ {
+			if got, want := s.of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
+				t.Fatalf("K=%d g=%d: cell %d, want %d", k, g, got, want)
+			}
+		}
+	}
+}

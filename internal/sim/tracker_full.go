@@ -1,0 +1,85 @@
+package sim
+
+import "slices"
+
+// fullMeasure computes step i's StepResult from scratch, in O(K·R), from
+// the previous and current whole assignments (prev is nil at step 0) and
+// the previous step's loads and total. It is the reference the tracker's
+// incremental measurement must match, key for key; Replay uses it only
+// under replayOptions.full, which the tests set.
+func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, total int, rank []uint32) StepResult {
+	nodes := res.Timeline.Nodes
+	sr := StepResult{Loads: make([]int, len(nodes)), Recurs: -1}
+	k := res.Keys.Len()
+	for key, o := range cur[0] {
+		sr.Loads[o]++
+		sr.Fingerprint += mix64(nameHash64(nodes[o]) + uint64(key)*0x9e3779b97f4a7c15)
+	}
+	sr.UnderReplicated = countNoNode(cur[len(cur)-1])
+	c := stripCells(k)
+	sr.Strip = Strip{KeyOrder: make([]Cell, c), HashOrder: make([]Cell, c)}
+	if i > 0 {
+		fullCompare(res, i, prev, cur, rank, &sr)
+		sr.Needed = halfAbsDiff(prevLoads, sr.Loads)
+		sr.Ideal = ideal(prevLoads, &res.Timeline.States[i], k)
+	}
+	sr.TotalMoved = total + sr.Moved
+	return sr
+}
+
+// fullCompare counts moved keys by reason into the strip, and replica
+// changes.
+func fullCompare(res *Result, i int, prev, cur [][]NodeID, rank []uint32, sr *StepResult) {
+	states, n := res.Timeline.States, len(res.Timeline.Nodes)
+	before, after := liveSet(&states[i-1], n), liveSet(&states[i], n)
+	cells, k := uint64(len(sr.Strip.KeyOrder)), uint64(res.Keys.Len())
+	for key := range cur[0] {
+		old, now := prev[0][key], cur[0][key]
+		if old == now {
+			continue
+		}
+		sr.Moved++
+		why := ReasonCollateral
+		switch {
+		case !after[old]:
+			why = ReasonForced
+		case !before[now]:
+			why = ReasonGained
+		}
+		sr.Strip.KeyOrder[uint64(res.Keys.Gen[key])*cells/k][why]++
+		h := uint64(key)
+		if rank != nil {
+			h = uint64(rank[key])
+		}
+		sr.Strip.HashOrder[h*cells/k][why]++
+	}
+	sr.ReplicaMoved, sr.Copies = replicaChanges(prev, cur)
+}
+
+// replicaChanges counts keys whose replica set changed and the copies
+// that the new sets need.
+func replicaChanges(prev, cur [][]NodeID) (changed, copies int) {
+	oldSet := make([]NodeID, 0, len(prev))
+	for k := range cur[0] {
+		oldSet = oldSet[:0]
+		for _, l := range prev {
+			if l[k] != NoNode {
+				oldSet = append(oldSet, l[k])
+			}
+		}
+		n, live := 0, 0
+		for _, l := range cur {
+			if l[k] != NoNode {
+				live++
+				if !slices.Contains(oldSet, l[k]) {
+					n++
+				}
+			}
+		}
+		if n > 0 || live != len(oldSet) {
+			changed++
+		}
+		copies += n
+	}
+	return changed, copies
+}
