@@ -1,0 +1,106 @@
+package peers
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	buraksezer "github.com/buraksezer/consistent"
+	"github.com/cespare/xxhash/v2"
+	jump "github.com/dgryski/go-jump"
+	maglev "github.com/dgryski/go-maglev"
+	rendezvous "github.com/dgryski/go-rendezvous"
+	"github.com/golang/groupcache/consistenthash"
+	"github.com/serialx/hashring"
+	stathat "github.com/stathat/consistent"
+)
+
+// The workload of internal/sim's BenchmarkStep: 10⁶ keys, 100 nodes,
+// 160 points per node.
+const (
+	numKeys  = 1_000_000
+	numNodes = 100
+	vnodes   = 160
+)
+
+var (
+	keys      = makeNames("key-", numKeys)
+	keyHashes = hashAll(keys)
+	nodes     = makeNames("node-", numNodes)
+)
+
+func makeNames(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = prefix + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+func hashAll(ks []string) []uint64 {
+	out := make([]uint64, len(ks))
+	for i, k := range ks {
+		out[i] = xxhash.Sum64String(k)
+	}
+	return out
+}
+
+// sink keeps lookups from being optimized away.
+var sink int
+
+// run times f over every key and reports ns/key.
+func run(b *testing.B, name string, f func(i int) int) {
+	b.Run(fmt.Sprintf("lib=%s/keys=1e6/nodes=%d/vnodes=%d", name, numNodes, vnodes), func(b *testing.B) {
+		s := 0
+		for b.Loop() {
+			for i := range keys {
+				s += f(i)
+			}
+		}
+		sink = s
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/numKeys, "ns/key")
+	})
+}
+
+// BenchmarkPeers places every key once with each library. Libraries that
+// take a string hash it themselves (their own hash); jump, rendezvous and
+// maglev take a 64-bit hash, xxhash64 of the key, computed in the loop.
+func BenchmarkPeers(b *testing.B) {
+	gc := consistenthash.New(vnodes, nil)
+	gc.Add(nodes...)
+	run(b, "groupcache", func(i int) int { return len(gc.Get(keys[i])) })
+
+	st := stathat.New()
+	st.NumberOfReplicas = vnodes
+	for _, n := range nodes {
+		st.Add(n)
+	}
+	run(b, "stathat", func(i int) int { s, _ := st.Get(keys[i]); return len(s) })
+
+	hr := hashring.New(nodes)
+	run(b, "serialx", func(i int) int { s, _ := hr.GetNode(keys[i]); return len(s) })
+
+	members := make([]buraksezer.Member, len(nodes))
+	for i, n := range nodes {
+		members[i] = member(n)
+	}
+	bc := buraksezer.New(members, buraksezer.Config{PartitionCount: 7919, ReplicationFactor: vnodes, Load: 1.25, Hasher: xxHasher{}})
+	run(b, "buraksezer", func(i int) int { return len(bc.LocateKey([]byte(keys[i])).String()) })
+
+	run(b, "go-jump", func(i int) int { return int(jump.Hash(xxhash.Sum64String(keys[i]), numNodes)) })
+
+	rv := rendezvous.New(nodes, xxhash.Sum64String)
+	run(b, "go-rendezvous", func(i int) int { return len(rv.Lookup(keys[i])) })
+
+	mg := maglev.New(nodes, 65537)
+	run(b, "go-maglev", func(i int) int { return mg.Lookup(xxhash.Sum64String(keys[i])) })
+	run(b, "go-maglev-prehashed", func(i int) int { return mg.Lookup(keyHashes[i]) })
+}
+
+type member string
+
+func (m member) String() string { return string(m) }
+
+type xxHasher struct{}
+
+func (xxHasher) Sum64(b []byte) uint64 { return xxhash.Sum64(b) }

@@ -1,0 +1,53 @@
+#!/bin/sh
+# run.sh [COUNT] — benchmark ringreport's replay steps (internal/sim) and
+# the Go peers (bench/peers, a separate module) on the same workload,
+# 10⁶ keys, 100 nodes, 160 points per node, in one run, and print one
+# table of ns/key (medians over COUNT runs, default 10) with the ratios:
+# against the floor (read a uint32, write a uint16 per key) and the peer
+# for the rule. Raw results and benchstat summaries go to $OUT
+# (default bench/out, not committed).
+set -eu
+count=${1:-10}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/bench/out}
+mkdir -p "$out"
+(cd "$root" && go test -run '^$' -bench 'Floor|BinarySearch|Step' -count "$count" ./internal/sim) >"$out/sim.txt"
+(cd "$root/bench/peers" && go test -run '^$' -bench . -count "$count" .) >"$out/peers.txt"
+if [ "${BENCHSTAT:-1}" = 1 ]; then
+	(cd "$root" && go run golang.org/x/perf/cmd/benchstat@latest "$out/sim.txt" "$out/peers.txt") >"$out/benchstat.txt" 2>&1 || true
+fi
+cat "$out/sim.txt" "$out/peers.txt" | awk '
+# median ns/key per benchmark name (without the -GOMAXPROCS suffix)
+/ns\/key/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	for (i = 2; i < NF; i++) if ($(i+1) == "ns/key") v = $i
+	n[name]++; val[name, n[name]] = v
+}
+function median(name,   k, i, j, t, a) {
+	k = n[name]; if (k == 0) return 0
+	for (i = 1; i <= k; i++) a[i] = val[name, i]
+	for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+}
+function peer(lib) { return median("BenchmarkPeers/lib=" lib "/keys=1e6/nodes=100/vnodes=160") }
+END {
+	floor = median("BenchmarkFloor/keys=1e6")
+	bs = median("BenchmarkBinarySearch/keys=1e6/nodes=100/vnodes=160")
+	printf "%-22s %10s %10s  %-16s %10s %10s\n", "ringreport step", "ns/key", "x floor", "peer", "ns/key", "peer/ours"
+	printf "%-22s %10.3f %10.2f\n", "floor (u32→u16 loop)", floor, 1
+	printf "%-22s %10.3f %10.2f\n", "per-key binary search", bs, bs / floor
+	split("ring ring-fail ketama jump rendezvous maglev modulo multiprobe bounded slots", rules, " ")
+	split("groupcache groupcache groupcache go-jump go-rendezvous go-maglev - - - -", peers, " ")
+	for (r = 1; r <= 10; r++) {
+		ours = median("BenchmarkStep/rule=" rules[r] "/keys=1e6/nodes=100/vnodes=160")
+		if (peers[r] == "-") {
+			printf "%-22s %10.3f %10.2f  %-16s\n", rules[r], ours, ours / floor, "(none)"
+		} else {
+			p = peer(peers[r])
+			printf "%-22s %10.3f %10.2f  %-16s %10.3f %10.1f\n", rules[r], ours, ours / floor, peers[r], p, p / ours
+		}
+	}
+	print ""
+	split("groupcache stathat serialx buraksezer go-jump go-rendezvous go-maglev go-maglev-prehashed", libs, " ")
+	for (l = 1; l <= 8; l++) printf "peer %-20s %10.3f ns/key\n", libs[l], peer(libs[l])
+}'

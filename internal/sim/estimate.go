@@ -1,0 +1,101 @@
+package sim
+
+// EstimateMemory returns the approximate peak memory, in bytes, that
+// replaying s takes: the key set, every rule's working state (its share
+// of per-key arrays, the tracker's assignment, delta and undo logs) and
+// the result's per-step figures data, with the headroom Go's garbage
+// collector takes at its default setting. It is calibrated against the
+// maximum resident set of replays of 10⁶ and 10⁷ keys and errs high; a
+// command can compare it with a limit and refuse a scenario up front,
+// before allocating anything. s need not be validated; missing values
+// count as their defaults.
+func EstimateMemory(s *Scenario) int64 {
+	k := int64(s.Keys.Count)
+	if s.Keys.List != nil {
+		k = int64(len(s.Keys.List))
+		for _, key := range s.Keys.List {
+			k += int64(len(key)) / 8 // the strings themselves, amortized
+		}
+	}
+	r := int64(maxReplicas(s))
+	steps := int64(len(s.Steps) + 1)
+	points := int64(maxPoints(s))
+	live := 16 * k // key positions and generation order, plus sorting space
+	for _, spec := range s.Rules {
+		live += k*perKeyBytes(spec, r) + steps*perStepBytes(spec, points, k)
+	}
+	return live * 3 / 2
+}
+
+// perKeyBytes is one rule's working memory per key with lists of length
+// r: the tracker's assignment and scratch (2r + 2r bytes), its delta
+// (4 + 2r) and undo logs (historyBytesPerKey, plus as much for the log
+// being written), and the rule's own arrays.
+func perKeyBytes(spec RuleSpec, r int64) int64 {
+	n := 6*r + 4 + 2*historyBytesPerKey
+	switch spec.Kind {
+	case "jump":
+		n += 8 // bucket and next jump
+	case "rendezvous":
+		n += 10 * r // node and score per list entry
+	case "maglev":
+		n += 4 // keys grouped by entry
+	case "slots":
+		n += 12 // slot, and the keys in slot order and back
+	}
+	switch h, _ := parseHash(spec.Kind, spec.Hash); {
+	case spec.Kind == "ketama" || h == hashCRC32 || h == hashMD5:
+		n += 16 // positions under the rule's hash, their order and ranks
+	case h == hashXX:
+		n += 24 // the 64-bit hashes too
+	}
+	return n
+}
+
+// perStepBytes is what one rule's StepResult keeps: the strips, and the
+// arcs and points of point-based rules.
+func perStepBytes(spec RuleSpec, points, k int64) int64 {
+	n := 2 * int64(stripCells(int(k))) * NumReasons * 4
+	switch spec.Kind {
+	case "ring", "ketama", "bounded", "multiprobe":
+		if spec.Kind == "ring" && spec.VNodes > 0 {
+			points = points / DefaultVNodes * int64(spec.VNodes)
+		}
+		n += 2 * 8 * points
+	default:
+		n += 8 * WheelSamples
+	}
+	return n
+}
+
+// maxReplicas is the longest preference list any step asks for.
+func maxReplicas(s *Scenario) int {
+	r := max(s.Replicas, 1)
+	for _, st := range s.Steps {
+		if st.Op == OpReplicas {
+			r = max(r, st.Value)
+		}
+	}
+	return r
+}
+
+// maxPoints bounds the ring points at any step: every node the scenario
+// names, at its largest weight, with DefaultVNodes or the largest vnodes
+// step.
+func maxPoints(s *Scenario) int {
+	v, w := DefaultVNodes, 0
+	for _, n := range s.Nodes {
+		w += max(n.Weight, 1)
+	}
+	for _, st := range s.Steps {
+		switch st.Op {
+		case OpVNodes:
+			v = max(v, st.Value)
+		case OpAdd, OpWeight:
+			for _, n := range st.Nodes {
+				w += max(n.Weight, 1)
+			}
+		}
+	}
+	return v * w
+}

@@ -1,0 +1,25 @@
+package sim
+
+import "testing"
+
+// TestEstimateMemory: the estimate of the benchmark scenario's replay
+// (10⁶ keys, five rules, 100 steps) is at least the peak resident set
+// measured for it (about 300 MB) and grows linearly with the keys.
+func TestEstimateMemory(t *testing.T) {
+	s := func(k int) *Scenario {
+		var steps []Step
+		for i := range 100 {
+			steps = append(steps, add(benchNode(100+i)))
+		}
+		return &Scenario{Keys: KeySpec{Count: k}, Nodes: nodeNames(100), Steps: steps,
+			Rules: []RuleSpec{{Kind: "ring"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"}, {Kind: "ketama"}}}
+	}
+	e6, e7 := EstimateMemory(s(1e6)), EstimateMemory(s(1e7))
+	if e6 < 300<<20 || e6 > 1<<30 {
+		t.Errorf("estimate for 10⁶ keys = %d MB, want 300 MB to 1 GB", e6>>20)
+	}
+	if per := (e7 - e6) / 9e6; per < 100 || per > 400 {
+		t.Errorf("estimate grows by %d bytes per key, want 100 to 400 (five rules)", per)
+	}
+	t.Logf("10⁶ keys: %d MB, 10⁷ keys: %d MB", e6>>20, e7>>20)
+}
