@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/ringreport/ringreport/internal/outdir"
+	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/site"
 )
 
@@ -37,7 +38,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 // When only expectations failed it returns the files with exitError: the
 // site is complete and shows the failures, but the command must fail.
 func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, int) {
-	inputs, err := readInputs(paths)
+	inputs, err := readInputs(paths, f.limits)
 	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return nil, exitError
@@ -100,10 +101,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", "[path ...]", stderr)
+	var lim scenario.Limits
+	registerLimits(fs, &lim)
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	inputs, err := readInputs(fs.Args())
+	inputs, err := readInputs(fs.Args(), lim)
 	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/ringreport/ringreport/internal/scenario"
 )
 
 // buildFlags are the flags shared by build and check.
@@ -14,6 +16,7 @@ type buildFlags struct {
 	jobs      int
 	templates string
 	force     bool
+	limits    scenario.Limits
 }
 
 // newFlagSet returns a flag set for a subcommand whose usage goes to w.
@@ -31,6 +34,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.out, "o", "out", "write the site to `dir`")
 	fs.IntVar(&b.jobs, "j", 0, "replay up to `n` scenarios at once (0: one per CPU)")
 	fs.StringVar(&b.templates, "templates", "", "read templates from `dir`; files it lacks come from the built-in set")
+	registerLimits(fs, &b.limits)
 }
 
 // check validates the flags before any input is read.

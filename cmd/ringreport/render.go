@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/report"
+	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/site"
 	"github.com/ringreport/ringreport/internal/svg"
@@ -42,6 +43,7 @@ type renderFlags struct {
 	step    int // stepArg's value, -1 when not given
 	what    string
 	file    string
+	limits  scenario.Limits
 }
 
 // stepFlag is -step: a step number ≥ 0, or -1 while unset. Its zero
@@ -72,6 +74,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("render", "<what> <scenario.yaml>", stderr)
 	fs.StringVar(&f.rule, "rule", "", "render only the rule labelled `label` (default: every rule)")
 	fs.Var(&f.stepArg, "step", "the step `n` of a ring or strips figure (0 is the starting cluster)")
+	registerLimits(fs, &f.limits)
 	fs.Usage = func() { renderUsage(fs, stderr) }
 	pos, code, ok := parseInterspersed(fs, args)
 	if !ok {
@@ -155,7 +158,7 @@ func renderNames() string {
 
 // render reads, parses and replays the scenario and renders the request.
 func (f *renderFlags) render() ([]byte, error) {
-	in, err := readInput(f.file)
+	in, err := readInput(f.file, f.limits)
 	if err != nil {
 		return nil, fmt.Errorf("ringreport: %w", err)
 	}

@@ -11,13 +11,22 @@ import (
 	"github.com/ringreport/ringreport/internal/golden"
 )
 
-// dirReader reads keys files from dir, with an OS-independent error for a
-// missing file so that golden messages are the same everywhere.
+// dirReader reads keys files from dir through an os.Root, as the command
+// does, so that a symlink out of dir is refused; errors are reduced to
+// OS-independent ones so that golden messages are the same everywhere.
 func dirReader(dir string) func(string) ([]byte, error) {
 	return func(rel string) ([]byte, error) {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if errors.Is(err, fs.ErrNotExist) {
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		data, err := root.ReadFile(filepath.FromSlash(rel))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, fs.ErrNotExist
+		case err != nil && strings.Contains(err.Error(), "path escapes from parent"):
+			return nil, errors.New("path escapes from the scenario's directory")
 		}
 		return data, err
 	}

@@ -2,12 +2,14 @@ package scenario
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -19,7 +21,7 @@ const keysWant = `a count such as 1000, {count: 1000, prefix: "user:"} or {file:
 // keys decodes the key set: a count, {count, prefix} or {file}.
 func (p *parser) keys(n *yaml.Node) sim.KeySpec {
 	if isInt(n) {
-		c, _ := p.intIn(n, "keys", 1, MaxKeys)
+		c, _ := p.limited(n, "keys", "keys", p.lim.Keys, "-max-keys")
 		return sim.KeySpec{Count: c}
 	}
 	fs, ok := p.fields(n, "keys", keysWant)
@@ -32,7 +34,7 @@ func (p *parser) keys(n *yaml.Node) sim.KeySpec {
 		switch f.key.Value {
 		case "count":
 			count = f.key
-			ks.Count, _ = p.intIn(f.val, "keys count", 1, MaxKeys)
+			ks.Count, _ = p.limited(f.val, "keys count", "keys", p.lim.Keys, "-max-keys")
 		case "prefix":
 			ks.Prefix = p.prefix(f.val)
 		case "file":
@@ -85,15 +87,20 @@ func (p *parser) keysFile(n *yaml.Node) []string {
 		p.errorf(n, "cannot read keys file %q: %v", rel, err)
 		return nil
 	}
-	keys := splitKeys(data)
+	if int64(len(data)) > p.lim.KeysFileBytes {
+		p.errorf(n, "keys file size: %q is larger than the limit of %s; raise it with -max-keys-file-size", rel, Bytes(p.lim.KeysFileBytes))
+		return nil
+	}
+	keys := splitKeys(data, p.lim.Keys)
 	switch {
 	case len(keys) == 0:
 		p.errorf(n, "keys file %q holds no keys; put one key per line", rel)
 		return nil
-	case len(keys) > MaxKeys:
-		p.errorf(n, "keys file %q holds %d keys; at most %d (MaxKeys) are allowed", rel, len(keys), MaxKeys)
+	case len(keys) > p.lim.Keys:
+		p.overLimit(n, "keys", fmt.Sprintf("keys file %q holds %s", rel, text.Count(len(keys))), "keys, which", p.lim.Keys, "-max-keys")
 		return nil
 	}
+	p.keysFileBytes = int64(len(data))
 	return keys
 }
 
@@ -129,12 +136,13 @@ func isDrive(rel string) bool {
 }
 
 // splitKeys returns the lines of data, without trailing "\r", skipping
-// blank ones. It returns MaxKeys+1 empty strings, without copying, when
-// there are more than MaxKeys, so that callers can say so cheaply.
-func splitKeys(data []byte) []string {
+// blank ones. When there are more than limit it returns a slice of that
+// length without allocating its elements, so that callers can say so
+// cheaply.
+func splitKeys(data []byte, limit int) []string {
 	n := 0
-	eachKey(data, func([]byte) bool { n++; return n <= MaxKeys })
-	if n > MaxKeys {
+	eachKey(data, func([]byte) bool { n++; return true })
+	if n > limit {
 		return make([]string, n)
 	}
 	keys := make([]string, 0, n)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -22,7 +23,7 @@ func (p *parser) nodes(n *yaml.Node) ([]sim.NodeSpec, []*yaml.Node) {
 	const want = "a count such as 5 or a list of names such as [a, b, c]"
 	switch {
 	case isInt(n):
-		c, _ := p.intIn(n, "nodes", 1, MaxNodes)
+		c, _ := p.limited(n, "nodes", "nodes", p.lim.Nodes, "-max-nodes")
 		specs := make([]sim.NodeSpec, c)
 		for i := range specs {
 			specs[i].Name = "node-" + strconv.Itoa(i+1)
@@ -34,8 +35,8 @@ func (p *parser) nodes(n *yaml.Node) ([]sim.NodeSpec, []*yaml.Node) {
 	case len(n.Content) == 0:
 		p.errorf(n, "nodes must list at least one node, such as [a, b, c]")
 		return nil, nil
-	case len(n.Content) > MaxNodes:
-		p.errorf(n, "nodes lists %d nodes; at most %d (MaxNodes) are allowed", len(n.Content), MaxNodes)
+	case len(n.Content) > p.lim.Nodes:
+		p.overLimit(n, "nodes", text.Count(len(n.Content)), "nodes", p.lim.Nodes, "-max-nodes")
 		return nil, nil
 	}
 	return p.entries(n.Content, "nodes: ", true)
@@ -94,6 +95,7 @@ func (p *parser) weightedEntry(e *yaml.Node, ctx string) (sim.NodeSpec, bool) {
 		case "weight":
 			var good bool
 			ns.Weight, good = p.intIn(f.val, ctx+"weight", 1, MaxWeight)
+			p.noteWeight(f.val, ns.Weight)
 			ok = ok && good
 		default:
 			p.unknownKey(f.key, ctx, nodeMapKeys)

@@ -38,8 +38,11 @@ type Options struct {
 	// relative to the scenario's directory. The path is slash-separated,
 	// cleaned, satisfies fs.ValidPath and has no ".." component, so it
 	// suits fs.ReadFile on an os.DirFS or os.Root of that directory. Nil
-	// makes keys files an error.
+	// makes keys files an error. ReadFile may stop reading after
+	// Limits.KeysFileBytes+1 bytes: a longer result is an error.
 	ReadFile func(rel string) ([]byte, error)
+	// Limits bounds the scenario; zero fields take DefaultLimits.
+	Limits Limits
 }
 
 // Parse decodes and validates one scenario file. name is the path used in
@@ -48,9 +51,11 @@ type Options struct {
 // Scenario and an ErrorList holding every problem found, sorted by
 // position. Parse never panics.
 func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {
-	p := &parser{file: name, opts: opts}
+	p := &parser{file: name, opts: opts, lim: opts.Limits.withDefaults()}
 	var s *sim.Scenario
-	if root := p.decode(src); root != nil {
+	if int64(len(src)) > p.lim.FileBytes {
+		p.errs = append(p.errs, &Error{File: name, Msg: fmt.Sprintf("file size: %s exceed the limit of %s; raise it with -max-file-size", Bytes(int64(len(src))), Bytes(p.lim.FileBytes))})
+	} else if root := p.decode(src); root != nil {
 		s = p.scenario(root)
 	}
 	if len(p.errs) > 0 {
@@ -74,6 +79,15 @@ type parser struct {
 	// aliased records that the file has aliases, which were reported
 	// once and are otherwise skipped, so the Timeline would mislead.
 	aliased bool
+	// lim are the limits in force; keysVal is the value of keys and
+	// keysFileBytes the size of its file; maxVNodes and maxWeight are
+	// the largest vnodes and weight given, at maxVNodesAt and
+	// maxWeightAt. They place limit errors.
+	lim                      Limits
+	keysVal                  *yaml.Node
+	keysFileBytes            int64
+	maxVNodes, maxWeight     int
+	maxVNodesAt, maxWeightAt *yaml.Node
 }
 
 // decode parses src as exactly one YAML document and returns its root
@@ -126,8 +140,13 @@ func (p *parser) syntaxError(src []byte, err error) {
 	if line == 0 {
 		line, col = badByte(src)
 	}
+	if line == 0 {
+		line, col = locate(src, msg)
+	}
 	if l, c := tabIndent(src, line); l > 0 {
 		line, col, msg = l, c, msg+"; indent with spaces, not tabs"
+	} else if strings.HasPrefix(msg, "mapping values are not allowed") {
+		msg += `; quote a value that holds ": ", such as title: "Growth: adding a node"`
 	}
 	p.errs = append(p.errs, &Error{File: p.file, Line: line, Col: col, Msg: msg})
 }
@@ -188,6 +207,38 @@ func badByte(src []byte) (line, col int) {
 		src = src[size:]
 	}
 	return 0, 0
+}
+
+// locate finds where yaml reports msg without a line, such as "mapping
+// values are not allowed in this context": at the end of the shortest
+// prefix of src that fails with msg, found by bisection. It returns 1, 1
+// when no prefix does.
+func locate(src []byte, msg string) (line, col int) {
+	fails := func(n int) bool {
+		dec := yaml.NewDecoder(bytes.NewReader(src[:n]))
+		for {
+			var doc yaml.Node
+			err := dec.Decode(&doc)
+			if err == nil {
+				continue
+			}
+			return strings.HasSuffix(err.Error(), msg)
+		}
+	}
+	lo, hi := 0, len(src) // fails(hi) holds, fails(lo) does not
+	if !fails(hi) {
+		return 1, 1
+	}
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	line = 1 + bytes.Count(src[:hi-1], []byte("\n"))
+	start := bytes.LastIndexByte(src[:hi-1], '\n') + 1
+	return line, 1 + utf8.RuneCount(src[start:hi-1])
 }
 
 // lineText returns line n (1-based) of src, or "".

@@ -154,7 +154,7 @@ func TestParseErrorList(t *testing.T) {
 		t.Fatalf("Parse error is %T, want ErrorList", err)
 	}
 	want := "x.yaml:1:8: title must be a string; got the number 5 (quote it to use it as text)\n" +
-		"x.yaml:2:7: keys must be from 1 to 50000000; got 0\n" +
+		"x.yaml:2:7: keys must be at least 1; got 0\n" +
 		"x.yaml:3:8: nodes must list at least one node, such as [a, b, c]"
 	if err.Error() != want {
 		t.Errorf("Error():\n%s\nwant:\n%s", err, want)
@@ -184,11 +184,11 @@ func TestParseLimits(t *testing.T) {
 	base := "title: T\nkeys: 10\n"
 	t.Run("steps", func(t *testing.T) {
 		check(t, base+"nodes: [a]\nsteps: ["+strings.Repeat("{vnodes: 1},", MaxSteps+1)+"]\n",
-			"l.yaml:4:8: steps lists 10001 steps; at most 10000 (MaxSteps) are allowed")
+			"l.yaml:4:8: steps: 10,001 steps exceed the limit of 10,000; raise it with -max-steps")
 	})
 	t.Run("nodes", func(t *testing.T) {
 		check(t, base+"nodes: ["+strings.Repeat("a,", MaxNodes+1)+"]\n",
-			"l.yaml:3:8: nodes lists 10001 nodes; at most 10000 (MaxNodes) are allowed")
+			"l.yaml:3:8: nodes: 10,001 nodes exceed the limit of 10,000; raise it with -max-nodes")
 	})
 	t.Run("node-steps", func(t *testing.T) {
 		check(t, base+"nodes: 1000\nsteps: ["+strings.Repeat("{vnodes: 1},", 1999)+"{add: [x, y]}]\n",
@@ -202,7 +202,7 @@ func TestParseLimits(t *testing.T) {
 		_, err := Parse("l.yaml", []byte("title: T\nkeys: {file: k}\nnodes: [a]\n"), Options{ReadFile: func(string) ([]byte, error) {
 			return []byte(strings.Repeat("k\n", MaxKeys+1)), nil
 		}})
-		want := `l.yaml:2:14: keys file "k" holds 50000001 keys; at most 50000000 (MaxKeys) are allowed`
+		want := `l.yaml:2:14: keys: keys file "k" holds 50,000,001 keys, which exceed the limit of 50,000,000; raise it with -max-keys`
 		if err == nil || err.Error() != want {
 			t.Errorf("Parse error:\n%v\nwant:\n%s", err, want)
 		}

@@ -170,6 +170,7 @@ func (p *parser) ruleParam(rs *sim.RuleSpec, kind *RuleKind, f field, ctx string
 		rs.Label, ok = p.name(f.val, ctx+"label")
 	case "vnodes":
 		rs.VNodes, ok = p.intIn(f.val, ctx+"vnodes", 1, MaxVNodes)
+		p.noteVNodes(f.val, rs.VNodes)
 	case "hash":
 		rs.Hash, ok = p.hash(f.val, ctx)
 	case "m":

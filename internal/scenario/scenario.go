@@ -47,7 +47,10 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 		}
 	}
 	if membershipOK && !p.aliased {
-		p.timeline(s)
+		if tl := p.timeline(s); tl != nil && len(p.errs) == 0 {
+			p.checkPoints(s)
+			p.checkCost(s, tl)
+		}
 	}
 	p.checkExpect(s, expect)
 	return s
@@ -60,12 +63,15 @@ func (p *parser) topField(s *sim.Scenario, f field) bool {
 	case "title":
 		s.Title = p.title(f.val)
 	case "about":
-		s.About, _ = p.str(f.val, "about")
+		if s.About, _ = p.str(f.val, "about"); !p.checkProse(f.val, "about", s.About) {
+			s.About = ""
+		}
 	case "seed":
 		if v, ok := p.uint64Val(f.val, "seed"); ok {
 			s.Seed = v
 		}
 	case "keys":
+		p.keysVal = f.val
 		s.Keys = p.keys(f.val)
 	case "nodes":
 		p.nodesVal = f.val
@@ -168,12 +174,13 @@ func (p *parser) probe(e *yaml.Node) (string, bool) {
 }
 
 // timeline replays the membership changes and reports each StepError at
-// the step, or the node entry within it, that it is about.
-func (p *parser) timeline(s *sim.Scenario) {
+// the step, or the node entry within it, that it is about. It returns
+// the Timeline, or nil when there is none.
+func (p *parser) timeline(s *sim.Scenario) *sim.Timeline {
 	if !p.replayable(s) {
-		return
+		return nil
 	}
-	_, errs := sim.NewTimeline(s)
+	tl, errs := sim.NewTimeline(s)
 	for _, e := range errs {
 		n, prefix := p.nodesVal, "nodes: "
 		entries := p.nodeEntries
@@ -189,6 +196,7 @@ func (p *parser) timeline(s *sim.Scenario) {
 		}
 		p.errorf(n, "%s%s", prefix, e.Msg)
 	}
+	return tl
 }
 
 // replayable reports whether s is within MaxNodeSteps.

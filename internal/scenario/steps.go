@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -24,8 +25,8 @@ func (p *parser) stepList(n *yaml.Node) []sim.Step {
 		p.typeError(n, "steps", "a list such as [{add: f}, {remove: a}]")
 		return nil
 	}
-	if len(n.Content) > MaxSteps {
-		p.errorf(n, "steps lists %d steps; at most %d (MaxSteps) are allowed", len(n.Content), MaxSteps)
+	if len(n.Content) > p.lim.Steps {
+		p.overLimit(n, "steps", text.Count(len(n.Content)), "steps", p.lim.Steps, "-max-steps")
 		return nil
 	}
 	var steps []sim.Step
@@ -51,7 +52,9 @@ func (p *parser) step(n *yaml.Node, num int) (sim.Step, stepPos) {
 	for _, f := range fs {
 		switch k := f.key.Value; {
 		case k == "note":
-			st.Note, _ = p.str(f.val, ctx+"note")
+			if st.Note, _ = p.str(f.val, ctx+"note"); !p.checkProse(f.val, ctx+"note", st.Note) {
+				st.Note = ""
+			}
 		case !slices.Contains(opKeys, k):
 			p.unknownOp(f.key, ctx)
 			unknown = true
@@ -89,6 +92,7 @@ func (p *parser) operation(st *sim.Step, f field, ctx string) []*yaml.Node {
 	switch st.Op {
 	case sim.OpVNodes:
 		st.Value, _ = p.intIn(v, ctx+"vnodes", 1, MaxVNodes)
+		p.noteVNodes(v, st.Value)
 	case sim.OpReplicas:
 		st.Value, _ = p.intIn(v, ctx+"replicas", 1, MaxReplicas)
 	case sim.OpWeight:
@@ -157,6 +161,7 @@ func (p *parser) weights(v *yaml.Node, ctx string) ([]sim.NodeSpec, []*yaml.Node
 	for _, f := range fs {
 		name, ok1 := p.nodeName(f.key, ctx)
 		w, ok2 := p.intIn(f.val, fmt.Sprintf("%sweight of %q", ctx, clip(f.key.Value)), 1, MaxWeight)
+		p.noteWeight(f.val, w)
 		if ok1 && ok2 {
 			specs = append(specs, sim.NodeSpec{Name: name, Weight: w})
 			entries = append(entries, f.key)

@@ -195,6 +195,12 @@ func (p *parser) checkText(n *yaml.Node, what, s string) bool {
 	return true
 }
 
+// checkProse is checkText for Markdown and notes, which may also hold
+// tabs and line breaks.
+func (p *parser) checkProse(n *yaml.Node, what, s string) bool {
+	return p.checkText(n, what, strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(s))
+}
+
 // isBidiControl reports the embedding, override and isolate controls
 // U+202A–U+202E and U+2066–U+2069 (the "Trojan Source" characters).
 func isBidiControl(r rune) bool {

@@ -31,6 +31,9 @@ type Input struct {
 	Src []byte
 	// ReadFile reads a keys file named relative to the scenario's folder.
 	ReadFile func(rel string) ([]byte, error)
+	// Limits bounds the scenario (see scenario.Limits); zero fields take
+	// scenario.DefaultLimits.
+	Limits scenario.Limits
 }
 
 // File is one output file, at a slash-separated path relative to the
@@ -77,7 +80,7 @@ func Parse(inputs []Input) ([]*sim.Scenario, error) {
 	var errs []error
 	names := map[string]string{}
 	for i, in := range inputs {
-		s, err := scenario.Parse(in.Path, in.Src, scenario.Options{ReadFile: in.ReadFile})
+		s, err := scenario.Parse(in.Path, in.Src, scenario.Options{ReadFile: in.ReadFile, Limits: in.Limits})
 		if err != nil {
 			errs = append(errs, err)
 			continue
