@@ -166,6 +166,9 @@ func readScenario(fsys fs.FS, name, file string, lim scenario.Limits) ([]byte, e
 // unwrapPath drops the operation and path of a *fs.PathError, which the
 // parser's message names already.
 func unwrapPath(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fs.ErrNotExist
+	}
 	if pe, ok := err.(*fs.PathError); ok {
 		err = pe.Err
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,7 +158,14 @@ func renderNames() string {
 }
 
 // render reads, parses and replays the scenario and renders the request.
-func (f *renderFlags) render() ([]byte, error) {
+// A panic below it is a bug; it becomes an error, so that the command
+// still exits with status 1.
+func (f *renderFlags) render() (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("%s: internal error (please report it): %v\n%s", f.file, p, debug.Stack())
+		}
+	}()
 	in, err := readInput(f.file, f.limits)
 	if err != nil {
 		return nil, fmt.Errorf("ringreport: %w", err)

@@ -100,7 +100,6 @@ func (p *parser) keysFile(n *yaml.Node) []string {
 		p.overLimit(n, "keys", fmt.Sprintf("keys file %q holds %s", rel, text.Count(len(keys))), "keys, which", p.lim.Keys, "-max-keys")
 		return nil
 	}
-	p.keysFileBytes = int64(len(data))
 	return keys
 }
 

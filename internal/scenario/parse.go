@@ -79,13 +79,11 @@ type parser struct {
 	// aliased records that the file has aliases, which were reported
 	// once and are otherwise skipped, so the Timeline would mislead.
 	aliased bool
-	// lim are the limits in force; keysVal is the value of keys and
-	// keysFileBytes the size of its file; maxVNodes and maxWeight are
-	// the largest vnodes and weight given, at maxVNodesAt and
-	// maxWeightAt. They place limit errors.
+	// lim are the limits in force; keysVal is the value of keys;
+	// maxVNodes and maxWeight are the largest vnodes and weight given, at
+	// maxVNodesAt and maxWeightAt. They place limit errors.
 	lim                      Limits
 	keysVal                  *yaml.Node
-	keysFileBytes            int64
 	maxVNodes, maxWeight     int
 	maxVNodesAt, maxWeightAt *yaml.Node
 }
