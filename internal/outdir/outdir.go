@@ -37,6 +37,9 @@ type File struct {
 // earlier interrupted builds are removed first.
 func Write(dir string, files []File, force bool) error {
 	dir = filepath.Clean(dir)
+	if err := checkNotAncestor(dir); err != nil {
+		return err
+	}
 	cleanLeftovers(dir)
 	if err := checkOwned(dir, force); err != nil {
 		return err
@@ -56,6 +59,25 @@ func Write(dir string, files []File, force bool) error {
 	if err := swap(tmp, dir); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("cannot move the new output into %s: %w", dir, err)
+	}
+	return nil
+}
+
+// checkNotAncestor refuses to replace the working directory or one of
+// its ancestors (such as -o . or -o ..), even with force: swapping it
+// out would pull the ground from under the build.
+func checkNotAncestor(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("cannot resolve the output directory: %w", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("cannot resolve the output directory: %w", err)
+	}
+	rel, err := filepath.Rel(abs, wd)
+	if err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+		return fmt.Errorf("refusing to replace %s: it holds the current directory; choose an output directory of its own, such as -o out", dir)
 	}
 	return nil
 }

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// killScenario is big enough that a build takes a noticeable time, with
+// many files to write.
+func killScenario(seed int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "title: Killed build %d\nseed: %d\nkeys: 300000\nnodes: 8\nrules: [ring, modulo, jump, maglev]\nreplicas: 2\nsteps:\n", seed, seed)
+	for i := range 12 {
+		fmt.Fprintf(&b, "  - add: x%d\n  - remove: random\n", i)
+	}
+	return b.String()
+}
+
+// TestKilledBuild builds the command, then SIGKILLs builds at seeded
+// random moments and checks that out/ is always byte for byte one
+// complete build or the other, never a mix, and that the next build
+// removes the leftovers.
+func TestKilledBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and runs it many times")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ringreport")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	build := func(seed int, out string) *exec.Cmd {
+		writeFile(t, filepath.Join(work, "s.yaml"), []byte(killScenario(seed)))
+		cmd := exec.Command(bin, "build", "-o", out, "s.yaml")
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "CI=true")
+		return cmd
+	}
+	// The two complete builds, and how long one takes.
+	trees := make([]map[string]string, 2)
+	full := time.Hour
+	for i := range trees {
+		for range 2 {
+			start := time.Now()
+			if out, err := build(i+1, "want"+fmt.Sprint(i)).CombinedOutput(); err != nil {
+				t.Fatalf("build: %v\n%s", err, out)
+			}
+			full = min(full, time.Since(start))
+		}
+		trees[i] = readTree(t, filepath.Join(work, "want"+fmt.Sprint(i)))
+	}
+	if len(trees[0]) < 20 {
+		t.Fatalf("a build wrote only %d files", len(trees[0]))
+	}
+	if out, err := build(1, "out").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := map[int]int{}
+	for i := range 20 {
+		cmd := build(2-i%2, "out")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Half the kills land in the last fifth of a build, where it
+		// writes and swaps; the others anywhere.
+		delay := rng.Int64N(int64(full))
+		if i%2 == 0 {
+			delay = int64(full)*4/5 + rng.Int64N(int64(full)/5+1)
+		}
+		time.Sleep(time.Duration(delay))
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		got := readTree(t, filepath.Join(work, "out"))
+		which := -1
+		for j, want := range trees {
+			if equalTrees(got, want) {
+				which = j
+			}
+		}
+		if which < 0 {
+			t.Fatalf("kill %d: out/ is neither complete build (%d files)", i, len(got))
+		}
+		seen[which]++
+	}
+	t.Logf("a build takes %v; after 20 kills out/ held build 1 %d times and build 2 %d times", full, seen[0], seen[1])
+	if out, err := build(2, "out").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	if !equalTrees(readTree(t, filepath.Join(work, "out")), trees[1]) {
+		t.Errorf("the build after the kills is not complete")
+	}
+	left, _ := filepath.Glob(filepath.Join(work, ".out.*"))
+	if len(left) > 0 {
+		t.Errorf("leftovers after a complete build: %v", left)
+	}
+}
+
+// readTree returns every file under dir by slash path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	tree := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		tree[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, data := range a {
+		if other, ok := b[p]; !ok || !bytes.Equal([]byte(data), []byte(other)) {
+			return false
+		}
+	}
+	return true
+}
