@@ -103,6 +103,7 @@ func TestSchemaRejects(t *testing.T) {
 		"two-ops", "unknown-keys", "unknown-op", "unknown-rule", "rule-params", "rules-empty",
 		"steps-not-list", "title-multiline", "negative-seed", "missing-required",
 		"keys-file-and-count", "wrong-types", "huge-counts", "steps-shape", "expect",
+		"sweep-two-params", "sweep-empty", "seeds-zero", "seeds-too-many", "sweep-unknown", "sweep-not-mapping",
 	} {
 		inst, ok := yamlInstance(t, "../../internal/scenario/testdata/bad/"+name+".yaml")
 		if !ok {
@@ -208,6 +209,10 @@ func TestSchemaSnippets(t *testing.T) {
 		{"ring m", "rules: [{rule: ring, m: 7}]\n", false},
 		{"weights", "steps:\n  - weight: {a: 2}\n  - add: [{name: c, weight: 3}, d]\n  - remove: random\n  - recover: all\n", true},
 		{"reserved name", "steps:\n  - add: random\n", false},
+		{"sweep", "sweep: {vnodes: [1, 4, 16]}\nseeds: 20\n", true},
+		{"sweep two params", "sweep: {vnodes: [1, 4], m: [7, 11]}\n", false},
+		{"sweep empty", "sweep: {vnodes: []}\n", false},
+		{"seeds zero", "seeds: 0\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

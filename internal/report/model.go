@@ -34,6 +34,9 @@ type Report struct {
 	// Unplaced are figures for steps that the replay does not have; the
 	// template lists them at the end so that no figure is lost.
 	Unplaced []FigureRef
+	// Study holds what sweep: and seeds: measured (study.go), or is nil
+	// when the scenario has neither.
+	Study *Study
 }
 
 // ExpectationRow is one assertion of the scenario and how it fared.
@@ -138,6 +141,9 @@ type StepSection struct {
 	Loads LoadTable
 	// Figures are the figures of this step, in svg.Figures order.
 	Figures []FigureRef
+	// Bands are the rules' figures at this step over the seeds, when the
+	// scenario has seeds: and no sweep; nil otherwise.
+	Bands []StepBand
 }
 
 // StepRow is what one rule did at one step. Fractions are in [0, 1]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/templates"
 )
 
@@ -25,6 +26,10 @@ type Options struct {
 	// (templates.FS). A custom set must define the same template name and
 	// may use the functions that Funcs returns.
 	Templates fs.FS
+	// Study, when non-nil, is what the scenario's sweep: and seeds:
+	// measured (sweep.Execute); report.md then has a Sweep section or
+	// seed bands. data.json and steps.csv stay the scenario as written.
+	Study *sweep.Result
 }
 
 // MarkdownTemplate is the name of the template that renders report.md.
@@ -58,6 +63,7 @@ func Markdown(res *sim.Result, figs []svg.Figure, opts Options) ([]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the report: %w", err)
 	}
+	addStudy(r, opts.Study)
 	tmpl, err := parse(opts)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,8 @@ type Options struct {
 	ReadFile func(rel string) ([]byte, error)
 	// Limits bounds the scenario; zero fields take DefaultLimits.
 	Limits Limits
+
+	study *studyState // set by ParseStudy (sweep.go)
 }
 
 // Parse decodes and validates one scenario file. name is the path used in

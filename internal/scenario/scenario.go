@@ -10,7 +10,7 @@ import (
 )
 
 // topKeys are the keys of a scenario mapping, in documentation order.
-var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps", "expect"}
+var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps", "expect", "sweep", "seeds"}
 
 // membershipKeys are the top-level keys whose errors make a Timeline
 // meaningless, so that NewTimeline is not run.
@@ -53,6 +53,7 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 		}
 	}
 	p.checkExpect(s, expect)
+	p.checkStudy(s, membershipOK)
 	return s
 }
 
@@ -84,6 +85,8 @@ func (p *parser) topField(s *sim.Scenario, f field) bool {
 		s.Probes = p.probes(f.val)
 	case "steps":
 		s.Steps = p.stepList(f.val)
+	case "sweep", "seeds":
+		p.studyField(f)
 	default:
 		p.unknownKey(f.key, "", topKeys)
 		return false

@@ -20,6 +20,7 @@ import (
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/text"
 )
 
@@ -68,6 +69,9 @@ type Scenario struct {
 	Figures []svg.Figure
 	// Report is the report model.
 	Report *report.Report
+	// Study holds the variants that sweep: and seeds: asked for, or is
+	// nil when the scenario has neither.
+	Study *sweep.Result
 
 	files    []File        // the scenario's files but index.html
 	body     template.HTML // the report as HTML, figures inlined
@@ -76,11 +80,20 @@ type Scenario struct {
 
 // Parse parses every input and returns all problems of all files at once.
 func Parse(inputs []Input) ([]*sim.Scenario, error) {
+	out, _, err := parseStudies(inputs)
+	return out, err
+}
+
+// parseStudies is Parse that also returns each scenario's sweep: and
+// seeds: plan.
+func parseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 	out := make([]*sim.Scenario, len(inputs))
+	plans := make([]sweep.Plan, len(inputs))
 	var errs []error
 	names := map[string]string{}
 	for i, in := range inputs {
-		s, err := scenario.Parse(in.Path, in.Src, scenario.Options{ReadFile: in.ReadFile, Limits: in.Limits})
+		s, plan, err := scenario.ParseStudy(in.Path, in.Src, scenario.Options{ReadFile: in.ReadFile, Limits: in.Limits})
+		plans[i] = plan
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -92,7 +105,7 @@ func Parse(inputs []Input) ([]*sim.Scenario, error) {
 		names[s.Name] = in.Path
 		out[i] = s
 	}
-	return out, errors.Join(errs...)
+	return out, plans, errors.Join(errs...)
 }
 
 // Name derives a scenario's output folder name from its file name: the
@@ -121,7 +134,7 @@ func Name(file string) string {
 // data.json, steps.csv and index.html), and for the whole set index.html
 // and README.md. The files do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
-	scens, err := Parse(inputs)
+	scens, plans, err := parseStudies(inputs)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +142,7 @@ func Build(inputs []Input, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot parse the page templates: %w", err)
 	}
-	done, err := replayAll(scens, opts)
+	done, err := replayAll(scens, plans, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +192,7 @@ func failedExpectations(done []*Scenario) ExpectationsFailed {
 
 // replayAll replays and renders the scenarios on up to opts.Jobs
 // goroutines, keeping input order, and reports progress.
-func replayAll(scens []*sim.Scenario, opts Options) ([]*Scenario, error) {
+func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options) ([]*Scenario, error) {
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -194,7 +207,7 @@ func replayAll(scens []*sim.Scenario, opts Options) ([]*Scenario, error) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i], errs[i] = replayOne(s, opts)
+			out[i], errs[i] = replayOne(s, plans[i], opts)
 			if opts.Progress != nil {
 				mu.Lock()
 				defer mu.Unlock()
@@ -207,10 +220,11 @@ func replayAll(scens []*sim.Scenario, opts Options) ([]*Scenario, error) {
 	return out, errors.Join(errs...)
 }
 
-// replayOne replays one scenario and renders its own files. A panic
-// below it is a bug; it becomes this scenario's error, so that the other
-// scenarios still report and the command exits cleanly.
-func replayOne(s *sim.Scenario, opts Options) (sc *Scenario, err error) {
+// replayOne replays one scenario, and the variants its plan asks for,
+// and renders its own files. A panic below it is a bug; it becomes this
+// scenario's error, so that the other scenarios still report and the
+// command exits cleanly.
+func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options) (sc *Scenario, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			sc, err = nil, fmt.Errorf("%s: internal error (please report it): %v\n%s", s.Name, p, debug.Stack())
@@ -225,6 +239,12 @@ func replayOne(s *sim.Scenario, opts Options) (sc *Scenario, err error) {
 		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, err)
 	}
 	sc = &Scenario{Name: s.Name, Result: res, Figures: figs}
+	if plan.Active() {
+		if sc.Study, err = sweep.Execute(s, plan, sweep.Options{Jobs: opts.Jobs}); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		sc.Figures = append(sc.Figures, svg.SweepFigures(sc.Study)...)
+	}
 	if err := sc.render(opts); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
@@ -242,7 +262,7 @@ func (sc *Scenario) render(opts Options) error {
 	for _, f := range sc.Figures {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
 	}
-	rfiles, err := report.Files(sc.Result, sc.Figures, report.Options{Templates: templateFS(opts.Templates)})
+	rfiles, err := report.Files(sc.Result, sc.Figures, report.Options{Templates: templateFS(opts.Templates), Study: sc.Study})
 	if err != nil {
 		return err
 	}

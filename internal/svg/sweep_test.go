@@ -1,0 +1,50 @@
+package svg
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/golden"
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/sweep"
+)
+
+// sweepStudy is a small points-per-node sweep: 8 nodes, 4,000 keys, a
+// ring beside modulo, adding a ninth node, over 5 seeds.
+func sweepStudy(t testing.TB, seeds int) *sweep.Result {
+	t.Helper()
+	base := &sim.Scenario{
+		Name: "sweep", Title: "Points per node", Seed: 1, Keys: sim.KeySpec{Count: 4000},
+		Nodes: sweep.GeneratedNodes(8), Replicas: 1,
+		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
+		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: nodes("node-9")}},
+	}
+	st, err := sweep.Execute(base, sweep.Plan{Param: sweep.VNodes, Values: []float64{1, 4, 16, 64, 256}, Seeds: seeds}, sweep.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestSweepGolden(t *testing.T) {
+	figs := SweepFigures(sweepStudy(t, 5))
+	if len(figs) != 3 {
+		t.Fatalf("%d sweep figures, want 3", len(figs))
+	}
+	for _, f := range figs {
+		checkFigure(t, f)
+		golden.Check(t, filepath.Join("testdata", "golden", "sweep", f.Name), f.SVG)
+		if *dump != "" {
+			if err := os.WriteFile(filepath.Join(*dump, f.Name), f.SVG, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestSweepFiguresNone(t *testing.T) {
+	if figs := SweepFigures(nil); figs != nil {
+		t.Errorf("SweepFigures(nil) = %d figures", len(figs))
+	}
+}

@@ -1,0 +1,155 @@
+package sweep
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// MaxWork bounds Work, the key placements a plan may ask for in total
+// (variants × keys × states × rules): about a minute of replays on a
+// laptop. A scenario over it is rejected before anything runs.
+const MaxWork = 4_000_000_000
+
+// Work returns the key placements that replaying every variant of base
+// costs: variants × K × (steps + 1) × rules.
+func Work(base *sim.Scenario, p Plan) float64 {
+	k := base.Keys.Count
+	if base.Keys.List != nil {
+		k = len(base.Keys.List)
+	}
+	return float64(p.Variants()) * float64(k) * float64(len(base.Steps)+1) * float64(len(base.Rules))
+}
+
+// Metrics are one rule's figures at one step of one variant: those of
+// sim.Result.Metric that a sweep plots or tabulates.
+type Metrics struct {
+	// MovedFraction is moved / K, and IdealFraction ideal / K.
+	MovedFraction, IdealFraction float64
+	// PeakToMean, WorstDeviation, CV and NoiseCV are sim.Balance's.
+	PeakToMean, WorstDeviation, CV, NoiseCV float64
+	// TotalMoved is the running total of moved keys.
+	TotalMoved int
+}
+
+// Run is what one variant's replay measured, without the assignments.
+type Run struct {
+	// Seed is the variant's seed.
+	Seed uint64
+	// Keys is K.
+	Keys int
+	// Live is the number of live members after each step.
+	Live []int
+	// Metrics holds [step][rule] figures.
+	Metrics [][]Metrics
+}
+
+// Result holds every variant's Run: Runs[i][j] is sweep value i (0 when
+// there is no sweep) with seed j.
+type Result struct {
+	// Plan is the plan that was run.
+	Plan Plan
+	// Base is the scenario as written.
+	Base *sim.Scenario
+	// Rules are the rules with their labels, in scenario order.
+	Rules []sim.RuleSpec
+	// Runs holds Plan.Points() × Plan.SeedCount() runs.
+	Runs [][]Run
+	// Starts holds, per sweep value, the state at step 0 and, when the
+	// scenario has one, step 1 (of seed 0): what the theory needs.
+	Starts [][]sim.State
+}
+
+// Options tunes Run.
+type Options struct {
+	// Jobs is the number of replays run at once; 0 means the number of
+	// CPUs. The result does not depend on it.
+	Jobs int
+}
+
+// Execute replays every variant of base that p asks for, up to
+// opts.Jobs at a time, and keeps their metrics. base must be valid, and
+// so must every variant (internal/scenario checks them); the first
+// error in variant order is returned.
+func Execute(base *sim.Scenario, p Plan, opts Options) (*Result, error) {
+	if w := Work(base, p); w > MaxWork {
+		return nil, fmt.Errorf("sweep: %d replays of %.3g key placements in all is over the limit of %d (MaxWork)", p.Variants(), w, int64(MaxWork))
+	}
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	nv, ns := p.Points(), p.SeedCount()
+	res := &Result{Plan: p, Base: base, Runs: make([][]Run, nv), Starts: make([][]sim.State, nv)}
+	errs := make([]error, nv*ns)
+	for i := range res.Runs {
+		res.Runs[i] = make([]Run, ns)
+	}
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for t := range nv * ns {
+		i, j := t/ns, t%ns
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r, err := sim.Replay(p.Scenario(base, i, j))
+			if err != nil {
+				errs[t] = fmt.Errorf("sweep value %d, seed %d: %w", i+1, Seed(base.Seed, j), err)
+				return
+			}
+			res.Runs[i][j] = summarize(r)
+			if j == 0 {
+				mu.Lock()
+				res.Starts[i] = starts(r)
+				if i == 0 {
+					res.Rules = labels(r)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// summarize keeps the metrics of a replay.
+func summarize(r *sim.Result) Run {
+	k := r.Keys.Len()
+	run := Run{Seed: r.Scenario.Seed, Keys: k, Metrics: make([][]Metrics, len(r.Timeline.States))}
+	run.Live = make([]int, len(r.Timeline.States))
+	for i := range r.Timeline.States {
+		run.Live[i] = r.Timeline.States[i].Live()
+		run.Metrics[i] = make([]Metrics, len(r.Rules))
+		for ri := range r.Rules {
+			s := &r.Rules[ri].Steps[i]
+			b := r.Balance(ri, i)
+			run.Metrics[i][ri] = Metrics{
+				MovedFraction: float64(s.Moved) / float64(k), IdealFraction: float64(s.Ideal) / float64(k),
+				PeakToMean: b.PeakToMean, WorstDeviation: b.WorstDeviation, CV: b.CV, NoiseCV: b.NoiseCV,
+				TotalMoved: s.TotalMoved,
+			}
+		}
+	}
+	return run
+}
+
+func starts(r *sim.Result) []sim.State {
+	n := min(len(r.Timeline.States), 2)
+	return append([]sim.State(nil), r.Timeline.States[:n]...)
+}
+
+func labels(r *sim.Result) []sim.RuleSpec {
+	out := make([]sim.RuleSpec, len(r.Rules))
+	for i, rr := range r.Rules {
+		out[i] = rr.Spec
+	}
+	return out
+}
