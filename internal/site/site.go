@@ -110,7 +110,8 @@ func parseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 
 // Name derives a scenario's output folder name from its file name: the
 // base name without .yaml or .yml, with every byte outside [A-Za-z0-9._-]
-// replaced by '-' and no leading dot.
+// replaced by '-', no leading dot, and a '-' after a name that Windows
+// reserves (CON, NUL, COM1, ...).
 func Name(file string) string {
 	base := path.Base(strings.ReplaceAll(file, `\`, "/"))
 	base = strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
@@ -125,7 +126,21 @@ func Name(file string) string {
 	if name == "" {
 		name = "scenario"
 	}
+	if windowsReserved(name) {
+		name += "-" // CON, NUL, COM1, ... cannot be checked out on Windows
+	}
 	return name
+}
+
+// windowsReserved reports a name that Windows reserves for a device,
+// with or without an extension.
+func windowsReserved(name string) bool {
+	stem, _, _ := strings.Cut(strings.ToUpper(name), ".")
+	switch stem {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	return len(stem) == 4 && (strings.HasPrefix(stem, "COM") || strings.HasPrefix(stem, "LPT")) && stem[3] >= '1' && stem[3] <= '9'
 }
 
 // Build parses, replays and renders every input and returns the output
