@@ -5,7 +5,10 @@ package svg
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -36,18 +39,50 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	if err := check(res); err != nil {
 		return nil, err
 	}
-	var figs []Figure
-	last := len(res.Timeline.States) - 1
-	width := len(strconv.Itoa(last))
-	for i := range res.Timeline.States {
+	steps := len(res.Timeline.States)
+	width := len(strconv.Itoa(steps - 1))
+	// Step i's rings go to figs[2i−1] (figs[0] for step 0), its strips
+	// right after; the whole-run figures come last.
+	figs := make([]Figure, 2*steps-1+3)
+	each(steps, func(i int) {
 		nn := fmt.Sprintf("%0*d", width, i)
-		figs = append(figs, ringsFigure(res, i, "step-"+nn+"-rings.svg"))
+		j := max(2*i-1, 0)
+		figs[j] = ringsFigure(res, i, "step-"+nn+"-rings.svg")
 		if i > 0 {
-			figs = append(figs, stripsFigure(res, i, "step-"+nn+"-strips.svg"))
+			figs[j+1] = stripsFigure(res, i, "step-"+nn+"-strips.svg")
 		}
-	}
-	figs = append(figs, historyFigure(res), balanceFigure(res), deviationFigure(res))
+	})
+	n := 2*steps - 1
+	figs[n], figs[n+1], figs[n+2] = historyFigure(res), balanceFigure(res), deviationFigure(res)
 	return figs, nil
+}
+
+// each calls f(0) … f(n−1) on up to GOMAXPROCS goroutines: the steps'
+// figures are independent, and a long scenario has hundreds of them. A
+// panic in f is raised again in the caller's goroutine, where a caller
+// may recover it.
+func each(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var once sync.Once
+	var panicked any
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil {
+					once.Do(func() { panicked = p })
+					next.Store(int64(n)) // stop the others early
+				}
+			}()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
 
 // check rejects results the figures cannot be drawn from.

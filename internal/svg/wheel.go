@@ -33,7 +33,13 @@ type span struct{ from, to float64 }
 // rounded to 0.1 so that errors do not accumulate; spans that round away
 // vanish and touching spans merge.
 func dashes(spans []span, l float64) string {
-	var bounds []float64 // on, off, on, off, ...
+	bounds := dashBounds(spans, l, nil)
+	return string(appendDashes(nil, bounds, l))
+}
+
+// dashBounds appends to bounds the on, off, on, off, … boundaries of
+// spans, rounded to 0.1.
+func dashBounds(spans []span, l float64, bounds []float64) []float64 {
 	for _, s := range spans {
 		a, b := math.Round(s.from*l*10)/10, math.Round(s.to*l*10)/10
 		if b <= a {
@@ -45,33 +51,41 @@ func dashes(spans []span, l float64) string {
 		}
 		bounds = append(bounds, a, b)
 	}
+	return bounds
+}
+
+// appendDashes appends the dasharray of bounds (see dashBounds), or
+// nothing when there are none.
+func appendDashes(sb []byte, bounds []float64, l float64) []byte {
 	if len(bounds) == 0 {
-		return ""
+		return sb
 	}
-	var sb strings.Builder
 	prev := 0.0
 	if bounds[0] > 0 {
-		sb.WriteString("0 ")
+		sb = append(sb, "0 "...)
 	} else {
 		bounds = bounds[1:]
-		sb.WriteString(num1(bounds[0]) + " ")
+		sb = append(appendNum1(sb, bounds[0]), ' ')
 		prev = bounds[0]
 		bounds = bounds[1:]
 		if len(bounds) == 0 {
-			sb.WriteString(num1(l + 1 - prev))
-			return sb.String()
+			return appendNum1(sb, l+1-prev)
 		}
 	}
 	for _, b := range bounds {
-		sb.WriteString(num1(b-prev) + " ")
+		sb = append(appendNum1(sb, b-prev), ' ')
 		prev = b
 	}
-	sb.WriteString(num1(l + 1 - prev))
-	return sb.String()
+	return appendNum1(sb, l+1-prev)
 }
 
-// arcSpans groups a rule's arcs by owner.
-func arcSpans(arcs []sim.Arc, nodes int) [][]span {
+// arcSpans groups a rule's arcs by owner, for a ring of length l. Beyond
+// maxTicks arcs (most then narrower than a tenth of a pixel) the ring is
+// drawn per pixel instead (denseArcSpans).
+func arcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
+	if len(arcs) > maxTicks {
+		return denseArcSpans(arcs, nodes, l)
+	}
 	out := make([][]span, nodes)
 	for j, a := range arcs {
 		end := circle
@@ -86,8 +100,47 @@ func arcSpans(arcs []sim.Arc, nodes int) [][]span {
 	return out
 }
 
+// denseArcSpans draws arcs one pixel at a time: the circle is cut into
+// ⌈l⌉ cells, each cell goes to the owner of its middle, as the wheels of
+// rules without points are sampled, and runs of cells of one node become
+// its spans: at most ⌈l⌉ spans whatever the arcs.
+func denseArcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
+	cells := int(math.Ceil(l))
+	out := make([][]span, nodes)
+	j := 0
+	owner := func(c int) sim.NodeID { // c ascending
+		mid := (float64(c) + 0.5) / float64(cells) * circle
+		for j+1 < len(arcs) && float64(arcs[j+1].Start) <= mid {
+			j++
+		}
+		return arcs[j].Node
+	}
+	for c, id := 0, owner(0); c < cells; {
+		e, next := c+1, sim.NoNode
+		for ; e < cells; e++ {
+			if next = owner(e); next != id {
+				break
+			}
+		}
+		if id != sim.NoNode && int(id) < nodes {
+			out[id] = append(out[id], span{float64(c) / float64(cells), float64(e) / float64(cells)})
+		}
+		c, id = e, next
+	}
+	return out
+}
+
+// maxTicks is the most points a wheel draws as ticks one by one, about
+// 13 per pixel of the tick ring; beyond it the ticks are drawn per pixel
+// (denseTickSpans), so that a wheel's size and drawing time stay bounded
+// however many points the rule has.
+const maxTicks = 10_000
+
 // tickSpans groups points by node as spans w wide on a circle of length l.
 func tickSpans(pts []sim.Point, nodes int, w, l float64) [][]span {
+	if len(pts) > maxTicks {
+		return denseTickSpans(pts, nodes, w, l)
+	}
 	out := make([][]span, nodes)
 	h := w / 2 / l
 	for _, p := range pts {
@@ -97,16 +150,53 @@ func tickSpans(pts []sim.Point, nodes int, w, l float64) [][]span {
 	return out
 }
 
+// denseTickSpans draws ticks w wide as the browser would paint them,
+// one pixel at a time: the circle is cut into ⌈l⌉ cells and each cell
+// goes to the highest node id among the ticks touching it (ring paints
+// nodes in id order, the last on top); runs of cells of one node become
+// its spans. The result has at most ⌈l⌉ spans whatever the points.
+func denseTickSpans(pts []sim.Point, nodes int, w, l float64) [][]span {
+	cells := int(math.Ceil(l))
+	top := make([]int32, cells)
+	for i := range top {
+		top[i] = -1
+	}
+	h := w / 2 / l
+	for _, p := range pts {
+		f := float64(p.Pos) / circle
+		a := int(max(f-h, 0) * float64(cells))
+		b := min(int(min(f+h, 1)*float64(cells)), cells-1)
+		for c := a; c <= b; c++ {
+			top[c] = max(top[c], int32(p.Node))
+		}
+	}
+	out := make([][]span, nodes)
+	for c := 0; c < cells; {
+		e := c + 1
+		for e < cells && top[e] == top[c] {
+			e++
+		}
+		if id := top[c]; id >= 0 && int(id) < nodes {
+			out[id] = append(out[id], span{float64(c) / float64(cells), float64(e) / float64(cells)})
+		}
+		c = e
+	}
+	return out
+}
+
 // ring strokes each node's spans along a circle of radius r as dashes.
 func (c *canvas) ring(cx, cy, r, width float64, spans [][]span, style func(id sim.NodeID) []string) {
 	l := 2 * math.Pi * r
 	d := loop(cx, cy, r)
+	var bounds []float64
+	var da []byte
 	for id, ss := range spans {
-		da := dashes(ss, l)
-		if da == "" {
+		bounds = dashBounds(ss, l, bounds[:0])
+		if len(bounds) == 0 {
 			continue
 		}
-		attrs := append(style(sim.NodeID(id)), attr("stroke-width", num(width)), attr("stroke-dasharray", da))
+		da = appendDashes(da[:0], bounds, l)
+		attrs := append(style(sim.NodeID(id)), attr("stroke-width", num(width)), attr("stroke-dasharray", string(da)))
 		c.path(d, attrs...)
 	}
 }
