@@ -160,3 +160,28 @@ func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...Step) *stepBen
 	run.step(0)
 	return &stepBench{res: res, run: run}
 }
+
+// BenchmarkMaglevTable times one table rebuild for a membership not seen
+// before (no cached table): what a maglev step costs beyond its keys when
+// the live set is new.
+func BenchmarkMaglevTable(b *testing.B) {
+	for _, n := range []int{100} {
+		b.Run(fmt.Sprintf("m=%d/nodes=%d", DefaultMaglevM, n), func(b *testing.B) {
+			e := &env{keys: keySetOf(1000)}
+			st := &State{Op: OpStart, Replicas: 1}
+			for i := range n {
+				e.nodes = append(e.nodes, benchNode(i))
+				st.Members = append(st.Members, Member{ID: NodeID(i), Weight: 1})
+			}
+			g, err := newMaglev(RuleSpec{Kind: "maglev"}, e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g.live = liveList(st)
+			for b.Loop() {
+				g.cache = maglevCache{}
+				g.populate()
+			}
+		})
+	}
+}

@@ -147,6 +147,10 @@ func (t *tracker) begin(i int) (*stepAcc, []int) {
 // applyDelta measures step i from a placer's delta and updates t.cur.
 func (t *tracker) applyDelta(i int, d *delta) StepResult {
 	acc, prev := t.begin(i)
+	if len(t.cur) == 1 && len(d.lists) == 1 {
+		t.moves1(acc, d.keys, d.lists[0], true)
+		return t.end(i, acc, prev)
+	}
 	for j, k := range d.keys {
 		if t.differs(int(k), d.lists, j) {
 			t.change(acc, int(k), d.lists, j)
@@ -161,9 +165,13 @@ func (t *tracker) applyDelta(i int, d *delta) StepResult {
 func (t *tracker) applyWhole(i int) StepResult {
 	acc, prev := t.begin(i)
 	next := t.next
-	for k := range t.k {
-		if t.differs(k, next, k) {
-			t.change(acc, k, next, k)
+	if len(t.cur) == 1 && len(next) == 1 {
+		t.moves1(acc, nil, next[0], false)
+	} else {
+		for k := range t.k {
+			if t.differs(k, next, k) {
+				t.change(acc, k, next, k)
+			}
 		}
 	}
 	t.cur, t.next = next, t.cur
