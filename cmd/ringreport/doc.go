@@ -79,6 +79,24 @@
 //
 //	$ ringreport schema > schema.json
 //
+// # Limits
+//
+// build, check, validate and render refuse a scenario that would take
+// too long or too much memory, before replaying anything, with a message
+// that names the limit and the flag that raises it: -max-file-size (4
+// MiB), -max-keys-file-size (256 MiB), -max-keys (50,000,000),
+// -max-nodes (10,000), -max-points (100,000 ring points on one node),
+// -max-steps (10,000), -max-work (2,000,000,000 key-steps, about keys ×
+// steps × rules) and -max-memory (4 GiB, estimated, per scenario). Sizes
+// take KiB, MiB and GiB; counts take 50_000_000 or 5e7.
+//
+//	$ ringreport validate -max-keys 100_000_000 -max-work 1e10 -max-memory 16GiB scenarios/
+//
+// Keys files are read through an os.Root on the scenario's folder, so
+// they cannot name a file outside it, not even through a symlink; so are
+// scenarios found in a folder. Build never replaces the working
+// directory or an ancestor of it, even with -force.
+//
 // # Version and help
 //
 //	$ ringreport version
