@@ -11,19 +11,30 @@ import (
 	"github.com/ringreport/ringreport/internal/site"
 )
 
-func runBuild(args []string, stdout, stderr io.Writer) int {
-	var f buildFlags
-	fs := newFlagSet("build", "[path ...]", stderr)
+// parseBuildFlags parses the flags that build and check share (build
+// adds -force); ok is false when the command should exit with code.
+func parseBuildFlags(name string, args []string, stderr io.Writer) (f buildFlags, paths []string, code int, ok bool) {
+	fs := newFlagSet(name, "[path ...]", stderr)
 	f.register(fs)
-	fs.BoolVar(&f.force, "force", false, "replace the output directory even if ringreport did not write it")
+	if name == "build" {
+		fs.BoolVar(&f.force, "force", false, "replace the output directory even if ringreport did not write it")
+	}
 	if code, ok := parseFlags(fs, args); !ok {
-		return code
+		return f, nil, code, false
 	}
 	if err := f.check(); err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
-		return exitUsage
+		return f, nil, exitUsage, false
 	}
-	files, code := buildFiles(fs.Args(), f, stderr)
+	return f, fs.Args(), exitOK, true
+}
+
+func runBuild(args []string, stdout, stderr io.Writer) int {
+	f, paths, code, ok := parseBuildFlags("build", args, stderr)
+	if !ok {
+		return code
+	}
+	files, code := buildFiles(paths, f, stderr)
 	if files == nil {
 		return code
 	}
@@ -69,17 +80,11 @@ func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, 
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
-	var f buildFlags
-	fs := newFlagSet("check", "[path ...]", stderr)
-	f.register(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	f, paths, code, ok := parseBuildFlags("check", args, stderr)
+	if !ok {
 		return code
 	}
-	if err := f.check(); err != nil {
-		fmt.Fprintln(stderr, "ringreport:", err)
-		return exitUsage
-	}
-	files, code := buildFiles(fs.Args(), f, stderr)
+	files, code := buildFiles(paths, f, stderr)
 	if files == nil {
 		return code
 	}
