@@ -196,21 +196,9 @@ func (p *parser) hash(n *yaml.Node, ctx string) (string, bool) {
 // permutation of Eisenbud et al. (NSDI 2016) needs M prime.
 func (p *parser) maglevM(n *yaml.Node, ctx string) (int, bool) {
 	m, ok := p.intIn(n, ctx+"m", 2, MaxM)
-	if ok && !isPrime(m) {
+	if ok && !sim.IsPrime(m) {
 		p.errorf(n, "%sm must be a prime number, such as 65537; got %d", ctx, m)
 		return 0, false
 	}
 	return m, ok
-}
-
-func isPrime(n int) bool {
-	if n < 2 {
-		return false
-	}
-	for d := 2; d*d <= n; d++ {
-		if n%d == 0 {
-			return false
-		}
-	}
-	return true
 }
