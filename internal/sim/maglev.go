@@ -68,14 +68,15 @@ func newMaglev(spec RuleSpec, e *env) (*maglev, error) {
 	if m == 0 {
 		m = DefaultMaglevM
 	}
-	if m < 2 || m > MaxMaglevM || !isPrime(m) {
+	if m < 2 || m > MaxMaglevM || !IsPrime(m) {
 		return nil, fmt.Errorf("rule maglev: M = %d must be a prime between 2 and %d", m, MaxMaglevM)
 	}
 	return &maglev{env: e, kc: newKeyCache(e.keys, h), m: m}, nil
 }
 
-// isPrime reports whether n ≥ 2 is prime, by trial division.
-func isPrime(n int) bool {
+// IsPrime reports whether n is prime, by trial division. A maglev table
+// size must be prime for the permutation to visit every entry.
+func IsPrime(n int) bool {
 	if n < 2 {
 		return false
 	}
