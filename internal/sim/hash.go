@@ -10,20 +10,15 @@ const (
 // FNV-1a over the bytes of s, then murmur3's fmix32 finalizer. Plain FNV-1a
 // leaves keys that differ only in their last characters (key-1, key-2, …)
 // in clumps on the circle; the finalizer's avalanche spreads them.
-func Hash32(s string) uint32 {
-	h := uint32(fnvOffset32)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= fnvPrime32
-	}
-	return fmix32(h)
-}
+func Hash32(s string) uint32 { return fnv1aFmix(s) }
 
 // hash32Bytes is Hash32 over a byte slice.
-func hash32Bytes(b []byte) uint32 {
+func hash32Bytes(b []byte) uint32 { return fnv1aFmix(b) }
+
+func fnv1aFmix[T string | []byte](b T) uint32 {
 	h := uint32(fnvOffset32)
-	for _, c := range b {
-		h ^= uint32(c)
+	for i := 0; i < len(b); i++ {
+		h ^= uint32(b[i])
 		h *= fnvPrime32
 	}
 	return fmix32(h)
