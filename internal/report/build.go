@@ -136,50 +136,21 @@ func ruleInfos(res *sim.Result) []RuleInfo {
 
 // ruleParams lists a rule's parameters in words, defaults filled in.
 func ruleParams(spec sim.RuleSpec) []string {
+	e := spec.Effective()
 	var ps []string
-	if v, ok := vnodesOf(spec); ok {
-		ps = append(ps, strconv.Itoa(v)+" points per node")
+	if e.VNodes != 0 {
+		ps = append(ps, text.Plural(e.VNodes, "point per node", "points per node"))
 	}
-	if spec.M != 0 {
-		ps = append(ps, "table size "+strconv.Itoa(spec.M))
+	if e.M != 0 {
+		ps = append(ps, "table size "+strconv.Itoa(e.M))
 	}
-	if spec.Probes != 0 {
-		ps = append(ps, strconv.Itoa(spec.Probes)+" probes")
+	if e.Probes != 0 {
+		ps = append(ps, strconv.Itoa(e.Probes)+" probes")
 	}
-	if spec.Epsilon != 0 {
-		ps = append(ps, "ε = "+strconv.FormatFloat(spec.Epsilon, 'f', -1, 64))
+	if e.Epsilon != 0 {
+		ps = append(ps, "ε = "+strconv.FormatFloat(e.Epsilon, 'f', -1, 64))
 	}
-	return append(ps, "hash "+hashOf(spec))
-}
-
-// vnodesOf returns a rule's points per unit of weight: ring rules always
-// have them (sim.DefaultVNodes when unset), other kinds only when set.
-func vnodesOf(spec sim.RuleSpec) (int, bool) {
-	switch {
-	case spec.VNodes != 0:
-		return spec.VNodes, true
-	case spec.Kind == "ring":
-		return sim.DefaultVNodes, true
-	}
-	return 0, false
-}
-
-// ownHash names the hash of the rule kinds that fix their own and take
-// no hash parameter.
-var ownHash = map[string]string{"ketama": "md5", "slots": "crc16"}
-
-// defaultHash is the hash of rules that name none (sim's Hash32).
-const defaultHash = "fnv1a-fmix"
-
-// hashOf returns the name of a rule's key hash.
-func hashOf(spec sim.RuleSpec) string {
-	if h, ok := ownHash[spec.Kind]; ok {
-		return h
-	}
-	if spec.Hash == "" {
-		return defaultHash
-	}
-	return spec.Hash
+	return append(ps, "hash "+e.Hash)
 }
 
 // summary computes each rule's whole-run totals.

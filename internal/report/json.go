@@ -202,19 +202,20 @@ func jsonData(res *sim.Result) jsonReport {
 
 // jsonRuleOf describes a rule with its effective parameters.
 func jsonRuleOf(spec sim.RuleSpec) jsonRule {
-	r := jsonRule{Label: spec.Label, Kind: spec.Kind, Hash: hashOf(spec)}
-	if v, ok := vnodesOf(spec); ok {
-		r.VNodes = &v
+	e := spec.Effective()
+	r := jsonRule{Label: spec.Label, Kind: spec.Kind, Hash: e.Hash}
+	if e.VNodes != 0 {
+		r.VNodes = &e.VNodes
 	}
-	if spec.M != 0 {
-		r.M = &spec.M
+	if e.M != 0 {
+		r.M = &e.M
 	}
-	if spec.Probes != 0 {
-		r.Probes = &spec.Probes
+	if e.Probes != 0 {
+		r.Probes = &e.Probes
 	}
-	if spec.Epsilon != 0 {
-		e := fixed6(spec.Epsilon)
-		r.Epsilon = &e
+	if e.Epsilon != 0 {
+		eps := fixed6(e.Epsilon)
+		r.Epsilon = &eps
 	}
 	return r
 }
