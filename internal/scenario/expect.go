@@ -21,7 +21,7 @@ var expectOps = []string{"<=", ">=", "==", "!=", "<", ">"}
 // against the rest of the scenario.
 type expectation struct {
 	sim.Expectation
-	rule, step *yaml.Node
+	rule, step, metric *yaml.Node
 }
 
 // expectList decodes expect: a list of mappings such as
@@ -72,7 +72,7 @@ func (p *parser) expectEntry(e *yaml.Node, ctx string) (expectation, bool) {
 		p.errorf(e, "%sname a metric and its bound, such as moved_fraction: \"<= 0.2\"; metrics: %s", ctx, strings.Join(sim.MetricNames, ", "))
 		return x, false
 	}
-	x.Metric = metric.key.Value
+	x.Metric, x.metric = metric.key.Value, metric.key
 	return x, p.bound(metric.val, ctx, &x.Expectation)
 }
 
@@ -122,6 +122,10 @@ func (p *parser) checkExpect(s *sim.Scenario, xs []expectation) {
 				ok = false
 			}
 			x.Rule = label
+		}
+		if sim.RequestMetric(x.Metric) && !s.Keys.Weighted() && len(s.Keys.List)+s.Keys.Count > 0 {
+			p.errorf(x.metric, "%s%s needs keys with request counts: keys: {count: <n>, zipf: <exponent>} or a key,weight keys file", ctx, x.Metric)
+			ok = false
 		}
 		if x.step != nil {
 			var okStep bool

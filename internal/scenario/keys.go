@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -14,11 +15,12 @@ import (
 )
 
 // keyMapKeys are the keys of the mapping form of keys.
-var keyMapKeys = []string{"count", "prefix", "file"}
+var keyMapKeys = []string{"count", "prefix", "zipf", "requests", "file", "weights"}
 
-const keysWant = `a count such as 1000, {count: 1000, prefix: "user:"} or {file: keys.txt}`
+const keysWant = `a count such as 1000, {count: 1000, prefix: "user:"}, {count: 1000, zipf: 1.1} or {file: keys.txt}`
 
-// keys decodes the key set: a count, {count, prefix} or {file}.
+// keys decodes the key set: a count, {count, prefix, zipf, requests} or
+// {file, weights}.
 func (p *parser) keys(n *yaml.Node) sim.KeySpec {
 	if isInt(n) {
 		c, _ := p.limited(n, "keys", "keys", p.lim.Keys, "-max-keys")
@@ -29,28 +31,109 @@ func (p *parser) keys(n *yaml.Node) sim.KeySpec {
 		return sim.KeySpec{}
 	}
 	var ks sim.KeySpec
-	var count, file *yaml.Node
+	var at keyFields
 	for _, f := range fs {
 		switch f.key.Value {
 		case "count":
-			count = f.key
+			at.count = f.key
 			ks.Count, _ = p.limited(f.val, "keys count", "keys", p.lim.Keys, "-max-keys")
 		case "prefix":
+			at.prefix = f.key
 			ks.Prefix = p.prefix(f.val)
+		case "zipf":
+			at.zipf = f.key
+			ks.Zipf = p.zipf(f.val)
+		case "requests":
+			at.requests = f.key
+			ks.Requests = p.requests(f.val)
 		case "file":
-			file = f.key
-			ks.List = p.keysFile(f.val)
+			at.file = f.val
+		case "weights":
+			at.weights = f.key
+			at.weighted, at.weightsOK = p.boolean(f.val, "keys weights")
 		default:
 			p.unknownKey(f.key, "keys: ", keyMapKeys)
 		}
 	}
-	switch {
-	case file != nil && len(fs) > 1:
-		p.errorf(file, "keys: file cannot be combined with count or prefix; the file gives the keys")
-	case file == nil && count == nil:
-		p.errorf(n, "keys needs count or file, such as {count: 1000, prefix: \"user:\"}")
+	if p.keysCombine(n, &at) && at.file != nil {
+		ks.List, ks.Weights = p.keysFile(at.file, at.weightedFile())
 	}
 	return ks
+}
+
+// keyFields remembers which keys of a keys mapping were given.
+type keyFields struct {
+	count, prefix, zipf, requests, weights *yaml.Node // keys
+	file                                   *yaml.Node // the value
+	weighted, weightsOK                    bool
+}
+
+// weightedFile reports whether the keys file holds key,weight lines: by
+// weights: when given, else by a .csv extension.
+func (f *keyFields) weightedFile() bool {
+	if f.weights != nil {
+		return f.weighted
+	}
+	return strings.EqualFold(path.Ext(f.file.Value), ".csv")
+}
+
+// keysCombine reports keys fields that do not go together; it returns
+// false when the keys cannot be read.
+func (p *parser) keysCombine(n *yaml.Node, f *keyFields) bool {
+	ok := true
+	if f.file != nil {
+		for _, k := range []*yaml.Node{f.count, f.prefix, f.zipf, f.requests} {
+			if k != nil {
+				p.errorf(k, "keys: file cannot be combined with %s; the file gives the keys (and, as key,weight lines, their request counts)", k.Value)
+				ok = false
+			}
+		}
+		return ok && (f.weights == nil || f.weightsOK)
+	}
+	if f.weights != nil {
+		p.errorf(f.weights, "keys: weights applies to a keys file only; generated keys take zipf: <exponent>")
+	}
+	if f.requests != nil && f.zipf == nil {
+		p.errorf(f.requests, "keys: requests is the total that zipf splits over the keys; add zipf: <exponent>, such as zipf: 1.1")
+	}
+	if f.count == nil {
+		p.errorf(n, "keys needs count or file, such as {count: 1000, prefix: \"user:\"}")
+	}
+	return false
+}
+
+// zipf validates a Zipf exponent: a number in (0, sim.MaxZipf].
+func (p *parser) zipf(n *yaml.Node) float64 {
+	s, ok := p.positive(n, "keys zipf")
+	if ok && s > sim.MaxZipf {
+		p.errorf(n, "keys zipf must be at most %d; got %s", sim.MaxZipf, n.Value)
+		return 0
+	}
+	return s
+}
+
+// requests validates the total request count of Zipf keys.
+func (p *parser) requests(n *yaml.Node) int64 {
+	if !isInt(n) {
+		p.typeError(n, "keys requests", "a whole number from 1 to "+text.Count(sim.MaxRequests))
+		return 0
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+	if err != nil || v < 1 || v > sim.MaxRequests {
+		p.errorf(n, "keys requests must be from 1 to %s; got %s", text.Count(sim.MaxRequests), n.Value)
+		return 0
+	}
+	return v
+}
+
+// boolean returns n's value when it is true or false.
+func (p *parser) boolean(n *yaml.Node, what string) (bool, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != tagBool {
+		p.typeError(n, what, "true or false")
+		return false, false
+	}
+	var v bool
+	return v, n.Decode(&v) == nil
 }
 
 // prefix validates a generated keys' prefix; empty is allowed.
@@ -69,38 +152,42 @@ func (p *parser) prefix(n *yaml.Node) string {
 	return s
 }
 
-// keysFile reads and splits a keys file named by n.
-func (p *parser) keysFile(n *yaml.Node) []string {
+// keysFile reads and splits a keys file named by n: one key per line, or
+// with weighted key,weight lines and their weights.
+func (p *parser) keysFile(n *yaml.Node, weighted bool) ([]string, []uint32) {
 	rel, ok := p.str(n, "keys file")
 	if ok {
 		rel, ok = p.checkPath(n, rel)
 	}
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if p.opts.ReadFile == nil {
 		p.errorf(n, "keys files cannot be read here; use keys: <count> or {count: <count>, prefix: <text>}")
-		return nil
+		return nil, nil
 	}
 	data, err := p.opts.ReadFile(rel)
 	if err != nil {
 		p.errorf(n, "cannot read keys file %q: %v", rel, err)
-		return nil
+		return nil, nil
 	}
 	if int64(len(data)) > p.lim.KeysFileBytes {
 		p.errorf(n, "keys file size: %q is larger than the limit of %s; raise it with -max-keys-file-size", rel, Bytes(p.lim.KeysFileBytes))
-		return nil
+		return nil, nil
 	}
 	keys := splitKeys(data, p.lim.Keys)
 	switch {
 	case len(keys) == 0:
 		p.errorf(n, "keys file %q holds no keys; put one key per line", rel)
-		return nil
+		return nil, nil
 	case len(keys) > p.lim.Keys:
 		p.overLimit(n, "keys", fmt.Sprintf("keys file %q holds %s", rel, text.Count(len(keys))), "keys, which", p.lim.Keys, "-max-keys")
-		return nil
+		return nil, nil
 	}
-	return keys
+	if !weighted {
+		return keys, nil
+	}
+	return p.weightedKeys(n, rel, data, keys)
 }
 
 // checkPath returns rel cleaned, after reporting a keys file path that is

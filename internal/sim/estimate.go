@@ -21,6 +21,9 @@ func EstimateMemory(s *Scenario) int64 {
 	steps := int64(len(s.Steps) + 1)
 	points := int64(maxPoints(s))
 	live := 16 * k // key positions and generation order, plus sorting space
+	if s.Keys.Weighted() {
+		live += 8 * k // weights by generation and by canonical index
+	}
 	for _, spec := range s.Rules {
 		live += k*perKeyBytes(spec, r) + steps*perStepBytes(spec, points, k)
 	}

@@ -53,7 +53,20 @@ type KeySpec struct {
 	// List, when non-nil, is the explicit key set (from a keys file), in
 	// file order. Duplicates are allowed and count as separate keys.
 	List []string
+	// Weights, when non-nil, gives each key of List its request count
+	// (a key,weight CSV file), in file order; len(Weights) == len(List)
+	// and the counts must not all be 0.
+	Weights []uint32
+	// Zipf, when > 0, gives the Count generated keys Zipf-distributed
+	// request counts with this exponent s (see ZipfWeights).
+	Zipf float64
+	// Requests is the total request count that Zipf splits over the keys;
+	// 0 means DefaultZipfRequests.
+	Requests int64
 }
+
+// Weighted reports whether the key set carries request counts.
+func (k KeySpec) Weighted() bool { return k.Weights != nil || k.Zipf > 0 }
 
 // NodeSpec names a node and its weight.
 type NodeSpec struct {

@@ -17,6 +17,14 @@ type KeySet struct {
 	// Gen holds each key's generation index: its place in the generated
 	// sequence or the keys file.
 	Gen []uint32
+	// Weight holds each key's request count, by canonical index, or is
+	// nil when the key set carries none (KeySpec.Weighted).
+	Weight []uint32
+	// Requests is the sum of Weight: every request of the key set.
+	Requests int64
+	// Hot holds the canonical indices of the HotKeys heaviest keys,
+	// heaviest first (ties by generation order), or is nil unweighted.
+	Hot []int
 
 	prefix  string
 	feistel [4]uint32 // round keys of the seeded numbering
@@ -45,6 +53,7 @@ func NewKeySet(spec KeySpec, seed uint64) *KeySet {
 		pos[i] = hash32Bytes(buf)
 	}
 	k.Pos, k.Gen = sortByPosition(pos)
+	k.setWeights(spec, seed)
 	return k
 }
 

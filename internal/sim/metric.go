@@ -6,13 +6,24 @@ var MetricNames = []string{
 	"moved", "moved_fraction", "needed", "collateral", "ideal",
 	"peak_to_mean", "worst_deviation", "cv", "noise_cv", "total_moved",
 	"recurs", "replica_moved", "copies", "under_replicated",
+	"moved_requests", "request_peak_to_mean", "request_worst_deviation",
+}
+
+// RequestMetric reports whether a metric needs a weighted key set
+// (KeySpec.Weighted): the request metrics.
+func RequestMetric(name string) bool {
+	return name == "moved_requests" || name == "request_peak_to_mean" || name == "request_worst_deviation"
 }
 
 // Metric returns the metric called name (one of MetricNames) of rule r at
 // step i, and false for an unknown name. recurs is the earlier step's
-// number, or -1 when the placement is new.
+// number, or -1 when the placement is new. The request metrics are
+// unknown (false) when the key set carries no weights.
 func (res *Result) Metric(name string, r, i int) (float64, bool) {
 	s := &res.Rules[r].Steps[i]
+	if RequestMetric(name) {
+		return res.requestMetric(name, r, i)
+	}
 	counts := map[string]int{
 		"moved": s.Moved, "needed": s.Needed, "collateral": s.Collateral(), "ideal": s.Ideal,
 		"total_moved": s.TotalMoved, "recurs": s.Recurs, "replica_moved": s.ReplicaMoved,
@@ -35,6 +46,19 @@ func (res *Result) Metric(name string, r, i int) (float64, bool) {
 		return b.NoiseCV, true
 	}
 	return 0, false
+}
+
+func (res *Result) requestMetric(name string, r, i int) (float64, bool) {
+	b, ok := res.RequestBalance(r, i)
+	switch {
+	case !ok:
+		return 0, false
+	case name == "moved_requests":
+		return float64(res.Rules[r].Steps[i].MovedRequests), true
+	case name == "request_peak_to_mean":
+		return b.PeakToMean, true
+	}
+	return b.WorstDeviation, true
 }
 
 // Expectation is an assertion on a replay's metrics, written in a

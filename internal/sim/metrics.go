@@ -109,3 +109,55 @@ func balance(loads []int, st *State, k int) Balance {
 	b.NoiseCV = math.Sqrt(noise / n)
 	return b
 }
+
+// RequestBalance returns the request-load figures of rule r at step i,
+// with x_i = R_i / (Requests · w_i/Σw) the node's requests relative to its
+// fair share of all requests, over the live nodes (PeakToMean,
+// WorstDeviation and CV; NoiseCV is 0), and false when the key set
+// carries no weights.
+func (res *Result) RequestBalance(r, i int) (Balance, bool) {
+	reqs := res.Rules[r].Steps[i].Requests
+	if reqs == nil || res.Keys.Requests == 0 {
+		return Balance{}, false
+	}
+	st := &res.Timeline.States[i]
+	w := float64(totalWeight(st))
+	var b Balance
+	var xs []float64
+	for _, m := range st.Members {
+		if m.Failed {
+			continue
+		}
+		x := float64(reqs[m.ID]) / float64(float64(res.Keys.Requests)*float64(m.Weight)/w)
+		xs = append(xs, x)
+		b.PeakToMean = max(b.PeakToMean, x)
+		b.WorstDeviation = max(b.WorstDeviation, math.Abs(x-1))
+	}
+	b.CV = stddev(xs)
+	return b, true
+}
+
+// RequestShare returns node id's fair share of the requests at step i,
+// Requests·w_i/Σw, or 0 when it is not live.
+func (res *Result) RequestShare(id NodeID, i int) float64 {
+	if res.Keys.Len() == 0 {
+		return 0
+	}
+	return res.FairShare(id, i) * float64(res.Keys.Requests) / float64(res.Keys.Len())
+}
+
+// stddev is the population standard deviation of xs, summed in order.
+func stddev(xs []float64) float64 {
+	n := float64(len(xs))
+	mean := 0.0
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	v := 0.0
+	for _, x := range xs {
+		d := x - mean
+		v += float64(d * d)
+	}
+	return math.Sqrt(v / n)
+}

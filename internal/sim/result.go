@@ -62,6 +62,30 @@ type StepResult struct {
 	// Notes are the rule's remarks on this step: what it could not do
 	// natively, and configurations known to misbehave.
 	Notes []string
+	// Requests is the number of requests each node serves, by NodeID: the
+	// summed weight of the keys it owns (primary). Nil when the key set
+	// carries no weights.
+	Requests []int64
+	// MovedRequests is the summed weight of the moved keys (0 unweighted).
+	MovedRequests int64
+	// Transfers lists the moved keys by old and new owner: one entry per
+	// (from, to) pair with at least one key, sorted by From then To
+	// (node-table order). Keys sum to Moved; nil when nothing moved.
+	Transfers []Transfer
+	// HotOwners is the primary owner of each of Keys.Hot, in that order;
+	// nil when the key set carries no weights.
+	HotOwners []NodeID
+}
+
+// Transfer is the keys that moved from one node to another in one step:
+// the data From has to ship to To.
+type Transfer struct {
+	// From is the key's owner before the step, To its owner after it.
+	From, To NodeID
+	// Keys is the number of keys that moved from From to To.
+	Keys int
+	// Requests is their summed weight (0 when the key set has none).
+	Requests int64
 }
 
 // Collateral is Moved − Needed: keys moved between nodes whose loads did

@@ -93,6 +93,7 @@ func (e StepError) Error() string { return fmt.Sprintf("step %d: %s", e.Step, e.
 const (
 	streamKeys   = 0x6b657973 // "keys"
 	streamChoice = 0x63686f69 // "choi"
+	streamZipf   = 0x7a697066 // "zipf"
 )
 
 // NewRand returns the generator for one stream of a scenario's seed.

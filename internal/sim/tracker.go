@@ -25,6 +25,9 @@ type tracker struct {
 	seen     map[uint64][]int // fingerprint → distinct steps having it
 	hist     history
 	cells    stripIndex
+	w        []uint32 // key weights by canonical index, or nil
+	reqs     []int64  // request loads of cur, by NodeID, when weighted
+	pairs    pairCounter
 }
 
 func newTracker(res *Result, rank []uint32) *tracker {
@@ -34,6 +37,8 @@ func newTracker(res *Result, rank []uint32) *tracker {
 	}
 	t.hist = newHistory(t.k)
 	t.cells = newStripIndex(t.k)
+	t.w = res.Keys.Weight
+	t.pairs = newPairCounter(len(t.nodeHash))
 	return t
 }
 
@@ -110,6 +115,7 @@ func (t *tracker) start() StepResult {
 		t.fp += t.term(k, o)
 	}
 	t.under = countNoNode(t.cur[len(t.cur)-1])
+	t.startRequests()
 	sr := StepResult{Recurs: -1, Strip: t.emptyStrip()}
 	return t.finish(&sr)
 }
@@ -294,6 +300,7 @@ func (t *tracker) end(i int, acc *stepAcc, prev []int) StepResult {
 	sr := acc.sr
 	sr.Needed = halfAbsDiff(prev, t.loads)
 	sr.Ideal = ideal(prev, &t.res.Timeline.States[i], t.k)
+	t.transfers(sr)
 	t.hist.close()
 	return t.finish(sr)
 }
@@ -303,6 +310,10 @@ func (t *tracker) finish(sr *StepResult) StepResult {
 	sr.Loads = append([]int(nil), t.loads...)
 	sr.Fingerprint = t.fp
 	sr.UnderReplicated = t.under
+	if t.reqs != nil {
+		sr.Requests = append([]int64(nil), t.reqs...)
+	}
+	sr.HotOwners = hotOwners(t.res.Keys.Hot, t.cur[0])
 	t.total += sr.Moved
 	sr.TotalMoved = t.total
 	return *sr

@@ -23,6 +23,11 @@ func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, tota
 		sr.Needed = halfAbsDiff(prevLoads, sr.Loads)
 		sr.Ideal = ideal(prevLoads, &res.Timeline.States[i], k)
 	}
+	var prev0 []NodeID
+	if prev != nil {
+		prev0 = prev[0]
+	}
+	fullTransfers(res, prev0, cur[0], &sr)
 	sr.TotalMoved = total + sr.Moved
 	return sr
 }

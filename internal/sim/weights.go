@@ -1,0 +1,98 @@
+package sim
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// This file gives keys request counts ("weights"): read from a key,weight
+// file, or drawn from a Zipf law for generated keys. Weights are integers,
+// so request loads are exact sums and reproducible to the request.
+
+// DefaultZipfRequests is the total request count that a Zipf key set
+// splits over its keys when the scenario names none.
+const DefaultZipfRequests = 1_000_000
+
+// MaxWeight is the largest request count of one key, and MaxRequests the
+// largest Zipf total (the most popular key may receive almost all of it).
+const (
+	MaxWeight   = math.MaxUint32
+	MaxRequests = math.MaxUint32
+)
+
+// MaxZipf is the largest Zipf exponent a scenario may ask for; beyond it
+// every request goes to the first few ranks anyway.
+const MaxZipf = 10
+
+// HotKeys is the number of heaviest keys whose owners Replay tracks at
+// every step (StepResult.HotOwners).
+const HotKeys = 10
+
+// ZipfWeights returns the request counts of n generated keys, by
+// generation index, for exponent s > 0 and total requests: the key of
+// popularity rank r (1 … n) receives round(total · r^−s / H) requests,
+// H = Σ_{j=1..n} j^−s (summed from j = n down to 1), rounded half away
+// from zero, so the counts sum to about total (the report gives the exact
+// sum). Ranks go to keys by a seeded shuffle: the counts in rank order,
+// shuffled with rand.Shuffle on the PCG stream "zipf" of seed, so the most
+// popular key is a different one under every seed and is not tied to the
+// key's number or position. The float arithmetic is IEEE-754 float64 with
+// math.Pow; a regression test pins the counts.
+func ZipfWeights(n int, s float64, total int64, seed uint64) []uint32 {
+	if total <= 0 {
+		total = DefaultZipfRequests
+	}
+	h := 0.0
+	for j := n; j >= 1; j-- {
+		h += math.Pow(float64(j), -s)
+	}
+	w := make([]uint32, n)
+	for r := range w {
+		q := float64(total) * math.Pow(float64(r+1), -s) / h
+		w[r] = uint32(min(math.Round(q), MaxWeight))
+	}
+	rng := newRand(seed, streamZipf)
+	rng.Shuffle(n, func(i, j int) { w[i], w[j] = w[j], w[i] })
+	return w
+}
+
+// setWeights fills k.Weight, k.Requests and k.Hot from the spec; gen
+// holds the weights by generation index.
+func (k *KeySet) setWeights(spec KeySpec, seed uint64) {
+	var gen []uint32
+	switch {
+	case spec.Weights != nil:
+		gen = spec.Weights
+	case spec.Zipf > 0:
+		gen = ZipfWeights(k.Len(), spec.Zipf, spec.Requests, seed)
+	default:
+		return
+	}
+	k.Weight = make([]uint32, k.Len())
+	for i, g := range k.Gen {
+		k.Weight[i] = gen[g]
+		k.Requests += int64(gen[g])
+	}
+	k.Hot = heaviest(k, HotKeys)
+}
+
+// heaviest returns the canonical indices of the n heaviest keys, heaviest
+// first, ties broken by generation index (file order), in one pass.
+func heaviest(k *KeySet, n int) []int {
+	less := func(a, b int) int {
+		return cmp.Or(cmp.Compare(k.Weight[b], k.Weight[a]), cmp.Compare(k.Gen[a], k.Gen[b]))
+	}
+	var top []int
+	for i := range k.Weight {
+		if len(top) == n && less(i, top[n-1]) >= 0 {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, i, less)
+		top = slices.Insert(top, at, i)
+		if len(top) > n {
+			top = top[:n]
+		}
+	}
+	return top
+}
