@@ -61,7 +61,8 @@
 //
 // render writes one figure or one data file of one scenario to standard
 // output, for embedding in an article or a README: ring (or rings) and
-// strips for one -step, history, balance and deviation for the whole run,
+// strips for one -step, history, balance, deviation and transfers for the
+// whole run,
 // and report (Markdown), data (JSON) and csv. -rule keeps only the rule
 // with that label.
 //

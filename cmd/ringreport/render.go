@@ -32,6 +32,7 @@ var renderable = []target{
 	{"history", false, "keys moved per step and in total (SVG)"},
 	{"balance", false, "keys per node after the last step (SVG)"},
 	{"deviation", false, "worst deviation from the fair share, step by step (SVG)"},
+	{"transfers", false, "keys each node received and sent over the run (SVG)"},
 	{"report", false, "the Markdown report (report.md; its figures are separate files)"},
 	{"data", false, "every metric per step and rule (data.json)"},
 	{"csv", false, "one row per step and rule (steps.csv)"},

@@ -29,6 +29,8 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		Summary: summary(res),
 	}
 	r.Comparison = comparison(res, r.Summary)
+	r.Requests = requestSummary(res)
+	r.Transfers = transferTable(res)
 	for _, o := range res.Check() {
 		r.Expectations = append(r.Expectations, ExpectationRow{
 			What: text.Expectation(o.Expectation), Passed: o.Passed(), Verdict: text.Verdict(o)})
@@ -71,6 +73,7 @@ func setup(res *sim.Result) Setup {
 	return Setup{
 		Keys:      res.Keys.Len(),
 		KeySource: keySource(res),
+		Requests:  requestSource(res),
 		Seed:      s.Seed,
 		Nodes:     memberList(res, st, true),
 		NodeCount: len(st.Members),

@@ -15,11 +15,14 @@ var CSVHeader = []string{
 	"step", "op", "rule", "moved", "moved_fraction", "needed", "collateral", "ideal",
 	"peak_to_mean", "worst_deviation", "cv", "noise_cv", "total_moved", "fingerprint",
 	"recurs", "replica_moved", "copies", "under_replicated",
+	"moved_requests", "request_peak_to_mean", "request_worst_deviation",
 }
 
 // CSV renders steps.csv: the header, then one row per (step, rule), steps
 // outermost and rules in scenario order. Floats have FloatDecimals
-// decimals; recurs is empty when the placement is new.
+// decimals; recurs is empty when the placement is new. The header is the
+// same for every scenario: the request columns are empty when the keys
+// carry no request counts.
 func CSV(res *sim.Result) ([]byte, error) {
 	if err := check(res); err != nil {
 		return nil, fmt.Errorf("cannot build steps.csv: %w", err)
@@ -48,12 +51,16 @@ func csvRow(res *sim.Result, r, i int) []string {
 	if sr.Recurs >= 0 {
 		recurs = d(sr.Recurs)
 	}
-	return []string{
+	reqs := []string{"", "", ""}
+	if rb, ok := res.RequestBalance(r, i); ok {
+		reqs = []string{strconv.FormatInt(sr.MovedRequests, 10), f(rb.PeakToMean), f(rb.WorstDeviation)}
+	}
+	return append([]string{
 		d(i), res.Timeline.States[i].Op.String(), res.Rules[r].Spec.Label,
 		d(sr.Moved), f(ratio(sr.Moved, res.Keys.Len())), d(sr.Needed), d(sr.Collateral()), d(sr.Ideal),
 		f(b.PeakToMean), f(b.WorstDeviation), f(b.CV), f(b.NoiseCV), d(sr.TotalMoved),
 		fingerprint(sr.Fingerprint), recurs, d(sr.ReplicaMoved), d(sr.Copies), d(sr.UnderReplicated),
-	}
+	}, reqs...)
 }
 
 // csvFloat formats x with FloatDecimals decimals; empty when not finite.

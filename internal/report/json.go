@@ -94,6 +94,8 @@ type jsonReport struct {
 	Title    string       `json:"title"`
 	Seed     uint64       `json:"seed"`
 	Keys     int          `json:"keys"`
+	Requests *int64       `json:"requests,omitempty"`
+	HotKeys  []jsonHotKey `json:"hot_keys,omitempty"`
 	Nodes    []string     `json:"nodes"`
 	Rules    []jsonRule   `json:"rules"`
 	Steps    []jsonStep   `json:"steps"`
@@ -175,6 +177,26 @@ type jsonRuleStep struct {
 	Copies          int      `json:"copies"`
 	UnderReplicated int      `json:"under_replicated"`
 	Notes           []string `json:"notes"`
+	// Transfers is every from → to pair of moved keys.
+	Transfers []jsonTransfer `json:"transfers"`
+	// The request figures, only when the keys carry request counts.
+	Requests              object   `json:"requests,omitempty"`
+	MovedRequests         *int64   `json:"moved_requests,omitempty"`
+	RequestPeakToMean     *fixed6  `json:"request_peak_to_mean,omitempty"`
+	RequestWorstDeviation *fixed6  `json:"request_worst_deviation,omitempty"`
+	HotOwners             []string `json:"hot_owners,omitempty"`
+}
+
+type jsonTransfer struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Keys     int    `json:"keys"`
+	Requests *int64 `json:"requests,omitempty"`
+}
+
+type jsonHotKey struct {
+	Key      string `json:"key"`
+	Requests uint32 `json:"requests"`
 }
 
 type jsonProbe struct {
@@ -187,6 +209,12 @@ func jsonData(res *sim.Result) jsonReport {
 	s := res.Scenario
 	d := jsonReport{Scenario: s.Name, Title: s.Title, Seed: s.Seed, Keys: res.Keys.Len(),
 		Nodes: append([]string{}, res.Timeline.Nodes...)}
+	if res.Keys.Weight != nil {
+		d.Requests = &res.Keys.Requests
+		for _, k := range res.Keys.Hot {
+			d.HotKeys = append(d.HotKeys, jsonHotKey{Key: res.Keys.Name(k), Requests: res.Keys.Weight[k]})
+		}
+	}
 	for _, rr := range res.Rules {
 		d.Rules = append(d.Rules, jsonRuleOf(rr.Spec))
 	}
@@ -264,7 +292,32 @@ func jsonRuleStepOf(res *sim.Result, r, i int) jsonRuleStep {
 	for _, m := range res.Timeline.States[i].Members {
 		j.Loads = append(j.Loads, member{res.Timeline.Nodes[m.ID], sr.Loads[m.ID]})
 	}
+	weighted := sr.Requests != nil
+	j.Transfers = []jsonTransfer{}
+	for _, t := range sr.Transfers {
+		jt := jsonTransfer{From: res.Timeline.Nodes[t.From], To: res.Timeline.Nodes[t.To], Keys: t.Keys}
+		if weighted {
+			jt.Requests = &t.Requests
+		}
+		j.Transfers = append(j.Transfers, jt)
+	}
+	if weighted {
+		jsonRequests(res, r, i, &j)
+	}
 	return j
+}
+
+// jsonRequests fills rule r's request figures at step i.
+func jsonRequests(res *sim.Result, r, i int, j *jsonRuleStep) {
+	sr := &res.Rules[r].Steps[i]
+	b, _ := res.RequestBalance(r, i)
+	peak, worst := fixed6(b.PeakToMean), fixed6(b.WorstDeviation)
+	j.MovedRequests, j.RequestPeakToMean, j.RequestWorstDeviation = &sr.MovedRequests, &peak, &worst
+	j.Requests = object{}
+	for _, m := range res.Timeline.States[i].Members {
+		j.Requests = append(j.Requests, member{res.Timeline.Nodes[m.ID], sr.Requests[m.ID]})
+	}
+	j.HotOwners = nodeNames(res, sr.HotOwners)
 }
 
 // jsonProbesOf is probe p under every rule at step i.

@@ -22,6 +22,11 @@ type Report struct {
 	Summary []SummaryRow
 	// Comparison is a sentence or two comparing the rules in words.
 	Comparison string
+	// Requests is the request load at the end and the hot keys, or nil
+	// when the keys carry no request counts.
+	Requests *RequestSummary
+	// Transfers is every node's keys received and sent over the run.
+	Transfers TransferTable
 	// Expectations are the scenario's assertions with their verdicts.
 	Expectations []ExpectationRow
 	// Figures are the whole-run figures (svg.Figure.Step == -1), in the
@@ -58,6 +63,9 @@ type Setup struct {
 	// KeySource says how the keys were made, e.g. `generated from seed 1
 	// as "key-" followed by a number, such as key-2712`.
 	KeySource string
+	// Requests says where the keys' request counts come from, or is ""
+	// when they have none.
+	Requests string
 	// Seed is the scenario seed.
 	Seed uint64
 	// Nodes lists the starting nodes in join order, with weights when
@@ -139,6 +147,10 @@ type StepSection struct {
 	Notes []RuleNote
 	// Loads is the keys-per-node table after the step.
 	Loads LoadTable
+	// Requests is the step's request figures, or nil unweighted.
+	Requests *StepRequests
+	// Transfers holds one entry per rule that moved keys at this step.
+	Transfers []StepTransfers
 	// Figures are the figures of this step, in svg.Figures order.
 	Figures []FigureRef
 	// Bands are the rules' figures at this step over the seeds, when the
@@ -250,4 +262,124 @@ type FigureRef struct {
 	Title string
 	// Caption says how to read the figure.
 	Caption string
+}
+
+// RequestSummary is the request-load part of a weighted scenario's
+// Summary: who serves the requests at the end, and the hot keys.
+type RequestSummary struct {
+	// Total is the number of requests over all keys (Σ weights).
+	Total int
+	// Last is the last step's number.
+	Last int
+	// Rows holds one row per rule, in scenario order, at the last step.
+	Rows []RequestRow
+	// Rules are the hot-key table's rule columns, in scenario order.
+	Rules []string
+	// Hot holds the heaviest keys, heaviest first (sim.HotKeys at most).
+	Hot []HotKey
+}
+
+// RequestRow is one rule's request balance at the last step.
+type RequestRow struct {
+	// Label names the rule.
+	Label string
+	// Busiest is the live node serving the most requests relative to its
+	// fair share of them.
+	Busiest string
+	// Keys and Requests are what the busiest node holds and serves.
+	Keys, Requests int
+	// KeyRatio and RequestRatio are Keys and Requests over the node's
+	// fair shares of keys and of requests.
+	KeyRatio, RequestRatio float64
+	// PeakToMean and WorstDeviation are the request balance figures
+	// (sim.Result.RequestBalance); KeyPeakToMean is the key balance's
+	// peak / mean, for comparison.
+	PeakToMean, WorstDeviation, KeyPeakToMean float64
+}
+
+// HotKey is one of the heaviest keys and where each rule put it.
+type HotKey struct {
+	// Rank is 1 for the heaviest key.
+	Rank int
+	// Key is the key.
+	Key string
+	// Requests is its request count; Share is Requests over all requests.
+	Requests int
+	Share    float64
+	// Cells holds one cell per rule, in RequestSummary.Rules order.
+	Cells []HotCell
+}
+
+// HotCell is a hot key's owner under one rule.
+type HotCell struct {
+	// Owner is the primary owner at the last step; First at step 0.
+	Owner, First string
+	// Moves counts the steps at which the primary owner changed.
+	Moves int
+}
+
+// TransferTable is what every node received and sent over the whole run,
+// under every rule.
+type TransferTable struct {
+	// Rules are the column labels, in scenario order.
+	Rules []string
+	// Weighted reports that cells carry requests too.
+	Weighted bool
+	// Rows holds one row per node of the node table, in order of first
+	// appearance.
+	Rows []TransferRow
+}
+
+// TransferRow is one node's totals.
+type TransferRow struct {
+	// Node is the node's name.
+	Node string
+	// Cells holds one cell per rule.
+	Cells []TransferCell
+}
+
+// TransferCell is one node's keys (and requests) received and sent under
+// one rule over the whole run.
+type TransferCell struct {
+	In, Out         int
+	InReqs, OutReqs int
+}
+
+// StepTransfers is one rule's from → to transfers at one step, the
+// largest first.
+type StepTransfers struct {
+	// Label names the rule.
+	Label string
+	// Pairs are the largest pairs, by keys (ties in node-table order), at
+	// most MaxTransferPairs.
+	Pairs []TransferPair
+	// More counts the pairs left out, and MoreKeys their keys.
+	More, MoreKeys int
+}
+
+// TransferPair is keys that moved from one node to another.
+type TransferPair struct {
+	From, To string
+	// Keys moved; Requests is their summed weight (0 unweighted).
+	Keys, Requests int
+}
+
+// StepRequests is the request figures of one step, when weighted.
+type StepRequests struct {
+	// Rows holds one row per rule, in scenario order.
+	Rows []StepRequestRow
+	// Loads is the requests-per-node table: LoadCell.Keys holds requests
+	// and LoadRow.Share the fair share of the requests.
+	Loads LoadTable
+}
+
+// StepRequestRow is one rule's request figures at one step.
+type StepRequestRow struct {
+	// Label names the rule.
+	Label string
+	// Moved is the requests of the moved keys, MovedFraction over all.
+	Moved         int
+	MovedFraction float64
+	// PeakToMean and WorstDeviation are sim.Result.RequestBalance's.
+	PeakToMean, WorstDeviation float64
 }

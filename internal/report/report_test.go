@@ -161,7 +161,7 @@ func TestWords(t *testing.T) {
 }
 
 // TestRuleNotes checks that a rule's remarks on a step appear as a list
-// between the step's table and its loads.
+// between the step's table and its transfers (then its loads).
 func TestRuleNotes(t *testing.T) {
 	res := replay(t, ringWalkthrough())
 	res.Rules[1].Steps[2].Notes = []string{"cannot do <this>", "second"}
@@ -169,7 +169,7 @@ func TestRuleNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "| — |\n\n- **modulo:** cannot do \\<this\\>\n- **modulo:** second\n\nKeys per node"
+	want := "| — |\n\n- **modulo:** cannot do \\<this\\>\n- **modulo:** second\n\nWho ships keys to whom"
 	if !strings.Contains(string(md), want) {
 		t.Errorf("report.md lacks %q", want)
 	}

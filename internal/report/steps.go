@@ -20,6 +20,10 @@ func stepSection(res *sim.Result, i int) StepSection {
 		Weighted: !text.EqualWeights(st),
 		Replicas: st.Replicas,
 		Loads:    loadTable(res, i),
+		Requests: stepRequests(res, i),
+	}
+	if i > 0 {
+		sec.Transfers = stepTransfers(res, i)
 	}
 	sec.ShowReplicas = st.Replicas > 1 || (i > 0 && res.Timeline.States[i-1].Replicas > 1)
 	for r, rr := range res.Rules {

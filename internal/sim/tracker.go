@@ -28,6 +28,7 @@ type tracker struct {
 	w        []uint32 // key weights by canonical index, or nil
 	reqs     []int64  // request loads of cur, by NodeID, when weighted
 	pairs    pairCounter
+	counted  bool // moves1 counted this step's transfers into pairs
 }
 
 func newTracker(res *Result, rank []uint32) *tracker {

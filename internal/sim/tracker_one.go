@@ -23,6 +23,12 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	u := t.hist.open_
 	sparseMax := (t.k + 2) / 3 // record keeps a sparse log while 3·len < K
 	moved, under := 0, 0
+	// Transfers are counted here when the counter is dense, rather than
+	// from the undo log afterwards: a rule that moves most keys would
+	// otherwise pass over them twice.
+	pc, w := &t.pairs, t.w
+	inline := pc.keys != nil
+	t.counted = inline
 	for j, c := range owners {
 		k := j
 		if keys != nil {
@@ -49,6 +55,16 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 		moved++
 		loads[o]--
 		loads[c]++
+		if inline {
+			cell := int(o)*pc.n + int(c)
+			if pc.keys[cell] == 0 {
+				pc.touched = append(pc.touched, uint32(cell))
+			}
+			pc.keys[cell]++
+			if w != nil {
+				pc.reqs[cell] += int64(w[k])
+			}
+		}
 		why := reasonOf[forced[o]<<1|gained[c]]
 		ko[cells.of(gen[k])][why]++
 		h := uint32(k)

@@ -95,17 +95,21 @@ func keyWeight(w []uint32, k int) uint32 {
 }
 
 // transfers measures the step's transfers and moved requests from the
-// open undo log and the new primary owners, and updates t.reqs. It must
+// open undo log and the new primary owners (unless moves1 counted them
+// already), and updates t.reqs. It must
 // run after the step's changes are applied and before the log closes.
 func (t *tracker) transfers(sr *StepResult) {
 	u, now, w, pc := t.hist.open_, t.cur[0], t.w, &t.pairs
-	if len(u.dense) > 0 {
+	switch {
+	case t.counted:
+		t.counted = false
+	case len(u.dense) > 0:
 		for k, o := range u.dense {
 			if c := now[k]; c != o {
 				pc.add(o, c, keyWeight(w, k))
 			}
 		}
-	} else {
+	default:
 		for e, k := range u.keys {
 			pc.add(u.old[e], now[k], keyWeight(w, int(k)))
 		}

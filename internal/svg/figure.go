@@ -18,8 +18,8 @@ type Figure struct {
 	// Name is the file name, unique within a scenario, e.g.
 	// "step-03-rings.svg".
 	Name string
-	// Kind is the figure's kind: "rings", "strips", "history", "balance"
-	// or "deviation".
+	// Kind is the figure's kind: "rings", "strips", "history", "balance",
+	// "deviation" or "transfers".
 	Kind string
 	// Step is the step the figure shows, or -1 for whole-run figures.
 	Step int
@@ -33,8 +33,8 @@ type Figure struct {
 }
 
 // Figures renders every figure of a replay, in report order: for each
-// step its rings and (after step 0) its strips, then history, balance
-// and deviation.
+// step its rings and (after step 0) its strips, then history, balance,
+// deviation and transfers.
 func Figures(res *sim.Result) ([]Figure, error) {
 	if err := check(res); err != nil {
 		return nil, err
@@ -43,7 +43,7 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	width := len(strconv.Itoa(steps - 1))
 	// Step i's rings go to figs[2i−1] (figs[0] for step 0), its strips
 	// right after; the whole-run figures come last.
-	figs := make([]Figure, 2*steps-1+3)
+	figs := make([]Figure, 2*steps-1+4)
 	each(steps, func(i int) {
 		nn := fmt.Sprintf("%0*d", width, i)
 		j := max(2*i-1, 0)
@@ -54,6 +54,7 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	})
 	n := 2*steps - 1
 	figs[n], figs[n+1], figs[n+2] = historyFigure(res), balanceFigure(res), deviationFigure(res)
+	figs[n+3] = transfersFigure(res)
 	return figs, nil
 }
 

@@ -66,7 +66,7 @@ func TestGolden(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			figs := replay(t, s)
 			want := []string{"step-0-rings.svg", "step-1-rings.svg", "step-1-strips.svg", "step-2-rings.svg", "step-2-strips.svg",
-				"step-3-rings.svg", "step-3-strips.svg", "step-4-rings.svg", "step-4-strips.svg", "history.svg", "balance.svg", "deviation.svg"}
+				"step-3-rings.svg", "step-3-strips.svg", "step-4-rings.svg", "step-4-strips.svg", "history.svg", "balance.svg", "deviation.svg", "transfers.svg"}
 			var got []string
 			for _, f := range figs {
 				got = append(got, f.Name)

@@ -1,0 +1,134 @@
+package svg
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// Transfer colours: Okabe–Ito blue for keys received, vermillion for keys
+// sent; the direction is also the bar's side of the zero line.
+const (
+	inColor  = "#0072B2"
+	outColor = "#D55E00"
+)
+
+// transferPanelH is the height of one rule's panel: half above the zero
+// line (received), half below (sent).
+const transferPanelH = 96.0
+
+// transferHead is the room for a panel's title, transferPad for the value
+// labels above and below the bars.
+const (
+	transferHead = 22.0
+	transferPad  = 12.0
+)
+
+// transferTotals sums, per rule and node, the keys received and sent
+// over the run: in[r][id], out[r][id].
+func transferTotals(res *sim.Result) (in, out [][]int) {
+	n := len(res.Timeline.Nodes)
+	for _, rr := range res.Rules {
+		ri, ro := make([]int, n), make([]int, n)
+		for _, sr := range rr.Steps {
+			for _, t := range sr.Transfers {
+				ri[t.To] += t.Keys
+				ro[t.From] += t.Keys
+			}
+		}
+		in, out = append(in, ri), append(out, ro)
+	}
+	return in, out
+}
+
+// transfersFigure draws, for each rule, every node's keys received (up)
+// and sent (down) over the whole run, on one scale for all rules.
+func transfersFigure(res *sim.Result) Figure {
+	const name = "transfers.svg"
+	title := "Keys each node received and sent over the whole run, per rule"
+	caption := transfersCaption(res)
+	in, out := transferTotals(res)
+	hi := 0
+	for r := range res.Rules {
+		for id := range res.Timeline.Nodes {
+			hi = max(hi, in[r][id], out[r][id])
+		}
+	}
+	items := []legendItem{
+		{"received: keys that came to the node (bar up)", func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, attr("fill", inColor)) }},
+		{"sent: keys that left it (bar down)", func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, attr("fill", outColor)) }},
+	}
+	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
+	top := headH + 6 + lh + 6
+	nodes := res.Timeline.Nodes
+	gw := (figW - 12 - plotL) / float64(max(len(nodes), 1))
+	slant := false
+	for _, name := range nodes {
+		slant = slant || textW(name, 10) > gw-14
+	}
+	panel := transferHead + transferPanelH + 2*transferPad + 10
+	h := top + float64(len(res.Rules))*panel + 30
+	if slant {
+		h += 60
+	}
+	c := newCanvas(figW, h, figID(res, name), title, caption)
+	c.text(8, 18, fit(res.Scenario.Title+" · keys received and sent, steps 1–"+fmt.Sprint(len(res.Timeline.States)-1), figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.rowLegend(items, 8, headH+6, figW-16)
+	half := transferPanelH / 2
+	s := niceScale(float64(hi), 2, true, half, 0)
+	for r, rr := range res.Rules {
+		y0 := top + float64(r)*panel
+		total := rr.Steps[len(rr.Steps)-1].TotalMoved
+		c.text(8, y0+16, fit(rr.Spec.Label+" — "+commas(total)+" keys moved in all", figW-16, 11.5), cls("fg", "b"), attr("font-size", "11.5"))
+		transferPanel(c, res, in[r], out[r], s, y0+transferHead+transferPad, gw)
+	}
+	bottom := top + float64(len(res.Rules))*panel - 10
+	for id, name := range nodes {
+		nodeLabel(c, name, nodeColor(sim.NodeID(id)), plotL+(float64(id)+0.5)*gw, bottom, gw, slant)
+	}
+	return Figure{Name: name, Kind: "transfers", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+}
+
+// transferPanel draws one rule's bars with the zero line at y0+half and
+// labels every tick on both sides.
+func transferPanel(c *canvas, res *sim.Result, in, out []int, s scale, y0, gw float64) {
+	mid := y0 + s.bottom
+	for _, v := range s.ticks() {
+		for _, sign := range []float64{-1, 1} {
+			if v == 0 && sign > 0 {
+				continue
+			}
+			y := mid - sign*(s.bottom-s.y(v))
+			c.line(plotL, y, figW-12, y, cls("grid"), attr("stroke-width", "1"))
+			c.text(plotL-5, y+3.5, tickLabel(v, s.step, false), cls("muted"), attr("text-anchor", "end"), attr("font-size", "10"))
+		}
+	}
+	labels := gw >= 34
+	for id := range res.Timeline.Nodes {
+		x := plotL + float64(id)*gw
+		bw := max(min(gw*0.5, 36), 1)
+		bx, cx := x+(gw-bw)/2, x+gw/2
+		if h := s.bottom - s.y(float64(in[id])); in[id] > 0 {
+			c.rect(bx, mid-h, bw, h, attr("fill", inColor))
+			if labels {
+				c.text(cx, mid-h-3, commas(in[id]), cls("fg"), attr("font-size", "9.5"), attr("text-anchor", "middle"))
+			}
+		}
+		if h := s.bottom - s.y(float64(out[id])); out[id] > 0 {
+			c.rect(bx, mid, bw, h, attr("fill", outColor))
+			if labels {
+				c.text(cx, mid+h+10, commas(out[id]), cls("fg"), attr("font-size", "9.5"), attr("text-anchor", "middle"))
+			}
+		}
+	}
+	c.line(plotL, mid, figW-12, mid, cls("axis"), attr("stroke-width", "1"))
+}
+
+func transfersCaption(res *sim.Result) string {
+	var b strings.Builder
+	b.WriteString("One panel per rule, one column per node (every node the scenario names, in order of first appearance). ")
+	b.WriteString("The blue bar above the line is how many keys the node received over all steps, the vermillion bar below it how many it handed to other nodes: the data it had to take in and ship out. ")
+	b.WriteString("Received minus sent is the node's change in keys; a rule that moves only what it must shows bars on the nodes that joined, left or failed and little elsewhere. All panels share one scale.")
+	return b.String()
+}
