@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"net/url"
 	"strings"
 	"unicode"
@@ -42,6 +43,10 @@ func esc(s string) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// round rounds x to the nearest integer, halves away from zero, for
+// count: {{count (round .Share)}}.
+func round(x float64) int { return int(math.Round(x)) }
 
 // dest makes a relative file name usable as a Markdown link destination.
 func dest(name string) string { return url.PathEscape(name) }

@@ -102,7 +102,7 @@ func parse(opts Options) (*template.Template, error) {
 func Funcs() template.FuncMap {
 	return template.FuncMap{
 		"esc": esc, "dest": dest, "count": count, "fixed": fixed, "pct": pct,
-		"signedPct": signedPct, "times": times, "plural": plural,
+		"signedPct": signedPct, "times": times, "plural": plural, "round": round,
 	}
 }
 

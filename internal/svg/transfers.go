@@ -1,7 +1,6 @@
 package svg
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -73,7 +72,7 @@ func transfersFigure(res *sim.Result) Figure {
 		h += 60
 	}
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit(res.Scenario.Title+" · keys received and sent, steps 1–"+fmt.Sprint(len(res.Timeline.States)-1), figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.text(8, 18, fit(res.Scenario.Title+" · keys in and out per node", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
 	c.rowLegend(items, 8, headH+6, figW-16)
 	half := transferPanelH / 2
 	s := niceScale(float64(hi), 2, true, half, 0)
