@@ -83,8 +83,19 @@ func transfersFigure(res *sim.Result) Figure {
 		transferPanel(c, res, in[r], out[r], s, y0+transferHead+transferPad, gw)
 	}
 	bottom := top + float64(len(res.Rules))*panel - 10
+	// Slanted names need about 12 px each; when the columns are narrower,
+	// every k-th node is named and the rest keep their colour swatch.
+	every := 1
+	if slant && gw < 12 {
+		every = int(12/gw) + 1
+	}
 	for id, name := range nodes {
-		nodeLabel(c, name, nodeColor(sim.NodeID(id)), plotL+(float64(id)+0.5)*gw, bottom, gw, slant)
+		cx := plotL + (float64(id)+0.5)*gw
+		if id%every == 0 {
+			nodeLabel(c, name, nodeColor(sim.NodeID(id)), cx, bottom, gw, slant)
+		} else {
+			c.rect(cx-3.5, bottom+5, 7, 7, attr("fill", nodeColor(sim.NodeID(id))))
+		}
 	}
 	return Figure{Name: name, Kind: "transfers", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
 }
