@@ -37,19 +37,19 @@ const HotKeys = 10
 // sum). Ranks go to keys by a seeded shuffle: the counts in rank order,
 // shuffled with rand.Shuffle on the PCG stream "zipf" of seed, so the most
 // popular key is a different one under every seed and is not tied to the
-// key's number or position. The float arithmetic is IEEE-754 float64 with
-// math.Pow; a regression test pins the counts.
+// key's number or position. The powers come from detPow, which gives the
+// same bits on every architecture; a regression test pins the counts.
 func ZipfWeights(n int, s float64, total int64, seed uint64) []uint32 {
 	if total <= 0 {
 		total = DefaultZipfRequests
 	}
 	h := 0.0
 	for j := n; j >= 1; j-- {
-		h += math.Pow(float64(j), -s)
+		h += detPow(float64(j), -s)
 	}
 	w := make([]uint32, n)
 	for r := range w {
-		q := float64(total) * math.Pow(float64(r+1), -s) / h
+		q := float64(float64(total)*detPow(float64(r+1), -s)) / h
 		w[r] = uint32(min(math.Round(q), MaxWeight))
 	}
 	rng := newRand(seed, streamZipf)
