@@ -222,7 +222,7 @@ func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options) ([]*Scen
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i], errs[i] = replayOne(s, plans[i], opts)
+			out[i], errs[i] = replayOne(s, plans[i], opts, sem)
 			if opts.Progress != nil {
 				mu.Lock()
 				defer mu.Unlock()
@@ -236,10 +236,12 @@ func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options) ([]*Scen
 }
 
 // replayOne replays one scenario, and the variants its plan asks for,
-// and renders its own files. A panic below it is a bug; it becomes this
-// scenario's error, so that the other scenarios still report and the
-// command exits cleanly.
-func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options) (sc *Scenario, err error) {
+// and renders its own files. It runs holding a token of slots, which it
+// lends to the variants' replays while they run, so that -j bounds every
+// replay at once. A panic below it is a bug; it becomes this scenario's
+// error, so that the other scenarios still report and the command exits
+// cleanly.
+func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct{}) (sc *Scenario, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			sc, err = nil, fmt.Errorf("%s: internal error (please report it): %v\n%s", s.Name, p, debug.Stack())
@@ -255,7 +257,12 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options) (sc *Scenario, er
 	}
 	sc = &Scenario{Name: s.Name, Result: res, Figures: figs}
 	if plan.Active() {
-		if sc.Study, err = sweep.Execute(s, plan, sweep.Options{Jobs: opts.Jobs}); err != nil {
+		func() {
+			<-slots // lend our token to the variants
+			defer func() { slots <- struct{}{} }()
+			sc.Study, err = sweep.Execute(s, plan, sweep.Options{Slots: slots})
+		}()
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		sc.Figures = append(sc.Figures, svg.SweepFigures(sc.Study)...)

@@ -67,6 +67,10 @@ type Options struct {
 	// Jobs is the number of replays run at once; 0 means the number of
 	// CPUs. The result does not depend on it.
 	Jobs int
+	// Slots, when non-nil, bounds the replays instead of Jobs: a replay
+	// runs while it holds a token it sent into Slots. A caller that runs
+	// other work under the same channel keeps the total bounded.
+	Slots chan struct{}
 }
 
 // Execute replays every variant of base that p asks for, up to
@@ -87,7 +91,10 @@ func Execute(base *sim.Scenario, p Plan, opts Options) (*Result, error) {
 	for i := range res.Runs {
 		res.Runs[i] = make([]Run, ns)
 	}
-	sem := make(chan struct{}, jobs)
+	sem := opts.Slots
+	if sem == nil {
+		sem = make(chan struct{}, jobs)
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for t := range nv * ns {
