@@ -1,4 +1,5 @@
-// Package golden compares test output with golden files. Every test
+// Package golden holds test helpers for rendered output: it compares
+// output with golden files, and checks the shape of HTML tables. Every test
 // package of ringreport imports it, so that `go test ./... -update`
 // rewrites all golden files in one run (a test binary without the flag
 // would reject it).

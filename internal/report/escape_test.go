@@ -2,9 +2,10 @@ package report
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/golden"
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/yuin/goldmark"
@@ -74,7 +75,7 @@ func TestHostileNames(t *testing.T) {
 			t.Errorf("HTML lacks %q", want)
 		}
 	}
-	checkTableShapes(t, out)
+	golden.Tables(t, out)
 }
 
 // toHTML converts Markdown the way the site will: goldmark with GFM and
@@ -86,29 +87,4 @@ func toHTML(t *testing.T, md []byte) string {
 		t.Fatal(err)
 	}
 	return html.String()
-}
-
-var (
-	tableRE = regexp.MustCompile(`(?s)<table>.*?</table>`)
-	rowRE   = regexp.MustCompile(`(?s)<tr>.*?</tr>`)
-	cellRE  = regexp.MustCompile(`<t[hd][ >]`)
-)
-
-// checkTableShapes fails when a row of an HTML table has a different
-// number of cells from the table's first row.
-func checkTableShapes(t *testing.T, html string) {
-	t.Helper()
-	tables := tableRE.FindAllString(html, -1)
-	if len(tables) == 0 {
-		t.Fatal("no tables in the HTML")
-	}
-	for i, tab := range tables {
-		rows := rowRE.FindAllString(tab, -1)
-		want := len(cellRE.FindAllString(rows[0], -1))
-		for _, row := range rows[1:] {
-			if got := len(cellRE.FindAllString(row, -1)); got != want {
-				t.Errorf("table %d: row has %d cells, header %d: %s", i, got, want, row)
-			}
-		}
-	}
 }

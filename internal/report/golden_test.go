@@ -19,7 +19,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkTableShapes(t, toHTML(t, files[0].Data))
+			golden.Tables(t, toHTML(t, files[0].Data))
 			for _, f := range files {
 				ext := f.Name[strings.LastIndexByte(f.Name, '.'):]
 				golden.Check(t, filepath.Join("testdata", "golden", s.Name+ext), f.Data)

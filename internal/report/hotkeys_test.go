@@ -35,7 +35,7 @@ func TestGoldenHotKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkTableShapes(t, toHTML(t, files[0].Data))
+	golden.Tables(t, toHTML(t, files[0].Data))
 	for _, f := range files {
 		ext := f.Name[strings.LastIndexByte(f.Name, '.'):]
 		golden.Check(t, filepath.Join("testdata", "golden", "hot-keys"+ext), f.Data)

@@ -44,7 +44,7 @@ func TestStudyGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkTableShapes(t, toHTML(t, md))
+			golden.Tables(t, toHTML(t, md))
 			golden.Check(t, filepath.Join("testdata", "golden", tt.name+".md"), md)
 			text := string(md)
 			if tt.name == "sweep" && (!strings.Contains(text, "## Sweep") || !strings.Contains(text, "](sweep-cv.svg)")) {

@@ -94,19 +94,8 @@ func balance(loads []int, st *State, k int) Balance {
 		b.WorstDeviation = max(b.WorstDeviation, math.Abs(x-1))
 		noise += float64(1-p) / float64(float64(k)*p)
 	}
-	n := float64(len(xs))
-	mean := 0.0
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= n
-	v := 0.0
-	for _, x := range xs {
-		d := x - mean
-		v += float64(d * d)
-	}
-	b.CV = math.Sqrt(v / n)
-	b.NoiseCV = math.Sqrt(noise / n)
+	b.CV = stddev(xs)
+	b.NoiseCV = math.Sqrt(noise / float64(len(xs)))
 	return b
 }
 

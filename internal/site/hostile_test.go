@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/golden"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 )
@@ -107,7 +109,7 @@ func TestHostileSite(t *testing.T) {
 	if i := strings.Index(page, `\&lt;`); i >= 0 {
 		t.Errorf("hostile/index.html shows Markdown escapes as text: %q", page[max(0, i-60):i+20])
 	}
-	checkHTMLTables(t, page)
+	golden.Tables(t, page)
 }
 
 // mdToHTML renders Markdown as a code host would: GFM, raw HTML dropped.
@@ -262,29 +264,4 @@ func cells(row string) int {
 		}
 	}
 	return n - 1
-}
-
-var (
-	tableRE = regexp.MustCompile(`(?s)<table>.*?</table>`)
-	rowRE   = regexp.MustCompile(`(?s)<tr>.*?</tr>`)
-	cellRE  = regexp.MustCompile(`<t[hd][ >]`)
-)
-
-// checkHTMLTables fails when a row of an HTML table has a different
-// number of cells from the table's first row.
-func checkHTMLTables(t *testing.T, html string) {
-	t.Helper()
-	tables := tableRE.FindAllString(html, -1)
-	if len(tables) == 0 {
-		t.Fatal("no tables in the HTML")
-	}
-	for i, tab := range tables {
-		rows := rowRE.FindAllString(tab, -1)
-		want := len(cellRE.FindAllString(rows[0], -1))
-		for _, row := range rows[1:] {
-			if got := len(cellRE.FindAllString(row, -1)); got != want {
-				t.Errorf("table %d: row has %d cells, header %d: %.200s", i, got, want, row)
-			}
-		}
-	}
 }
