@@ -152,13 +152,23 @@ func (j *jump) prefs(R int) [][]NodeID {
 
 func (j *jump) assign(lists [][]NodeID) {
 	pref := j.prefs(len(lists))
-	nb := len(j.buckets)
+	nb := uint32(len(j.buckets))
 	keys := j.kc.keys64()
 	K := j.env.keys.Len()
-	j.bucket, j.next = make([]uint32, K), make([]uint32, K)
-	for i := range K {
-		b, next := jumpNext(keys.at(i), nb)
-		j.bucket[i], j.next[i] = uint32(b), next
+	if j.bucket == nil {
+		j.bucket, j.next = make([]uint32, K), make([]uint32, K)
+		for i := range K {
+			j.bucket[i], j.next[i] = noBucket, 0
+		}
+	}
+	// A key keeps its bucket for every count from bucket+1 up to its
+	// next jump, so only the others are hashed again.
+	next := j.next
+	for i, b := range j.bucket {
+		if b >= nb || next[i] < nb {
+			nbk, nx := jumpNext(keys.at(i), int(nb))
+			b, j.bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
+		}
 		for r, l := range lists {
 			l[i] = pref[r][b]
 		}
@@ -166,10 +176,17 @@ func (j *jump) assign(lists [][]NodeID) {
 	j.lastPref = pref
 }
 
+// noBucket marks a key not yet placed: no bucket count keeps it.
+const noBucket = math.MaxUint32
+
 // delta rehashes only the keys whose bucket can have changed (bucket no
 // longer below the count, or next jump now below it) and reports those
 // whose bucket or bucket's list changed: O(K) reads, no hashing for the
-// keys that stay.
+// keys that stay. When a renumbering changes the lists of buckets holding
+// more than a third of the keys it declines: assign, which also hashes
+// only the keys whose bucket can have changed, writes every key's list
+// once, and the tracker measures the step from the whole assignment
+// without a per-key delta.
 func (j *jump) delta(d *delta) bool {
 	if j.bucket == nil || len(j.lastPref) != len(d.lists) {
 		return false
@@ -177,6 +194,9 @@ func (j *jump) delta(d *delta) bool {
 	pref := j.prefs(len(d.lists))
 	same := sameBuckets(j.lastPref, pref)
 	nb := uint32(len(j.buckets))
+	if d0 := slices.Index(same, false); d0 >= 0 && 3*(len(j.lastPref[0])-d0) > len(j.lastPref[0]) {
+		return false
+	}
 	keys := j.kc.keys64()
 	for i, b := range j.bucket {
 		if b < nb && j.next[i] >= nb {

@@ -31,6 +31,9 @@ type rendezvous struct {
 	kc       *keyCache
 	seed     []uint64 // nameHash64 by NodeID
 	nameRank []uint32 // NodeID → rank of its name
+	byRank   []NodeID // rank of a name → NodeID
+	liveSeed []uint64 // seed of each live member, in live order
+	liveTag  []uint64 // maxTagged−1−nameRank of each, when nodes ≤ maxTagged
 	live     []Member // from update
 
 	// The ranking as of the last assign.
@@ -58,13 +61,25 @@ func newRendezvous(spec RuleSpec, e *env) (*rendezvous, error) {
 	for r, id := range byName {
 		z.nameRank[id] = uint32(r)
 	}
+	z.byRank = byName
 	return z, nil
 }
 
 func (z *rendezvous) update(st *State) []string {
 	z.live = liveList(st)
+	z.liveSeed, z.liveTag = z.liveSeed[:0], z.liveTag[:0]
+	if len(z.env.nodes) <= maxTagged {
+		for _, m := range z.live {
+			z.liveSeed = append(z.liveSeed, z.seed[m.ID])
+			z.liveTag = append(z.liveTag, uint64(maxTagged-1-z.nameRank[m.ID]))
+		}
+	}
 	return nil
 }
+
+// maxTagged bounds the nodes for which best packs a node's name rank
+// into the 12 bits its unweighted score drops.
+const maxTagged = 1 << 12
 
 // score is the rank of node id for a key with hash k; higher wins.
 func (z *rendezvous) score(k uint64, id NodeID, w int, weighted bool) float64 {
@@ -124,6 +139,17 @@ func (z *rendezvous) rank(k uint64, ids []NodeID, sc []float64, weighted bool) {
 // best is rank's unweighted single-owner case: the live node of highest
 // score, ties to the name that sorts first.
 func (z *rendezvous) best(k uint64) (NodeID, float64) {
+	if len(z.liveTag) > 0 {
+		// ⌊x/2¹²⌋ in the high 52 bits, the complement of the name rank in
+		// the low 12: the largest packed value is the highest score, ties
+		// to the name that sorts first, found without a branch.
+		var top uint64
+		tags := z.liveTag[:len(z.liveSeed)]
+		for e, seed := range z.liveSeed {
+			top = max(top, mix64(k^seed)&^(maxTagged-1)|tags[e])
+		}
+		return z.byRank[maxTagged-1-top&(maxTagged-1)], float64(top >> 12)
+	}
 	id, s := NoNode, 0.0
 	for _, m := range z.live {
 		x := float64(mix64(k^z.seed[m.ID]) >> 12)

@@ -22,6 +22,11 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	ko, ho := acc.sr.Strip.KeyOrder, acc.sr.Strip.HashOrder
 	u := t.hist.open_
 	sparseMax := (t.k + 2) / 3 // record keeps a sparse log while 3·len < K
+	if len(u.dense) == 0 && len(owners) > sparseMax && countMoved(cur, keys, owners) > sparseMax {
+		// The log would go dense: snapshot the assignment before the
+		// step now rather than growing a sparse log first.
+		u.dense = append(u.dense[:0], cur...)
+	}
 	moved, under := 0, 0
 	// Transfers are counted here when the counter is dense, rather than
 	// from the undo log afterwards: a rule that moves most keys would
@@ -29,55 +34,98 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	pc, w := &t.pairs, t.w
 	inline := pc.keys != nil
 	t.counted = inline
-	for j, c := range owners {
-		k := j
-		if keys != nil {
-			k = int(keys[j])
-		}
-		o := cur[k]
-		if o == c {
-			continue
-		}
-		if len(u.dense) == 0 {
-			if len(u.keys) < sparseMax {
-				u.keys = append(u.keys, uint32(k))
-				u.old = append(u.old, o)
-			} else {
-				t.hist.record(k, o)
+	// Blocks of entries are first compacted to the ones that move,
+	// without a branch, so that the loop below does not mispredict on
+	// every other key when about half of them move (jump renumbering,
+	// modulo).
+	var buf [moveBlock]uint32
+	for base := 0; base < len(owners); base += moveBlock {
+		for _, jj := range movedIn(&buf, cur, keys, owners, base) {
+			j := int(jj)
+			k := j
+			if keys != nil {
+				k = int(keys[j])
 			}
-		}
-		if store {
-			cur[k] = c
-		}
-		if o == NoNode || c == NoNode {
-			under += b2i(c == NoNode) - b2i(o == NoNode)
-		}
-		moved++
-		loads[o]--
-		loads[c]++
-		if inline {
-			cell := int(o)*pc.n + int(c)
-			if pc.keys[cell] == 0 {
-				pc.touched = append(pc.touched, uint32(cell))
+			c, o := owners[j], cur[k]
+			if len(u.dense) == 0 {
+				if len(u.keys) < sparseMax {
+					u.keys = append(u.keys, uint32(k))
+					u.old = append(u.old, o)
+				} else {
+					t.hist.record(k, o)
+				}
 			}
-			pc.keys[cell]++
-			if w != nil {
-				pc.reqs[cell] += int64(w[k])
+			if store {
+				cur[k] = c
 			}
+			if o == NoNode || c == NoNode {
+				under += b2i(c == NoNode) - b2i(o == NoNode)
+			}
+			moved++
+			loads[o]--
+			loads[c]++
+			if inline {
+				cell := int(o)*pc.n + int(c)
+				if pc.keys[cell] == 0 {
+					pc.touched = append(pc.touched, uint32(cell))
+				}
+				pc.keys[cell]++
+				if w != nil {
+					pc.reqs[cell] += int64(w[k])
+				}
+			}
+			why := reasonOf[forced[o]<<1|gained[c]]
+			ko[cells.of(gen[k])][why]++
+			h := uint32(k)
+			if rank != nil {
+				h = rank[k]
+			}
+			ho[cells.of(h)][why]++
 		}
-		why := reasonOf[forced[o]<<1|gained[c]]
-		ko[cells.of(gen[k])][why]++
-		h := uint32(k)
-		if rank != nil {
-			h = rank[k]
-		}
-		ho[cells.of(h)][why]++
 	}
 	t.under += under
 	acc.sr.Moved += moved
 	acc.sr.ReplicaMoved += moved
 	acc.sr.Copies += moved
 	t.fpAfter(u, cur, owners, store)
+}
+
+// moveBlock is how many entries moves1 compacts at a time.
+const moveBlock = 2048
+
+// movedIn compacts the entries j of owners in [base, base+moveBlock)
+// whose key's owner changes into buf, and returns them.
+func movedIn(buf *[moveBlock]uint32, cur []NodeID, keys []uint32, owners []NodeID, base int) []uint32 {
+	end := min(base+moveBlock, len(owners))
+	n := 0
+	if keys == nil {
+		for k := base; k < end; k++ {
+			buf[n&(moveBlock-1)] = uint32(k)
+			n += b2i(cur[k] != owners[k])
+		}
+	} else {
+		for j := base; j < end; j++ {
+			buf[n&(moveBlock-1)] = uint32(j)
+			n += b2i(cur[keys[j]] != owners[j])
+		}
+	}
+	return buf[:n]
+}
+
+// countMoved counts the keys whose primary owner differs: keys[j] (or j
+// when keys is nil) has new owner owners[j].
+func countMoved(cur []NodeID, keys []uint32, owners []NodeID) int {
+	n := 0
+	if keys == nil {
+		for k, c := range owners {
+			n += b2i(cur[k] != c)
+		}
+		return n
+	}
+	for j, c := range owners {
+		n += b2i(cur[keys[j]] != c)
+	}
+	return n
 }
 
 // reasonOf maps forced<<1 | gained to the reason of a move: forced when
