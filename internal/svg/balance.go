@@ -28,9 +28,10 @@ func balanceFigure(res *sim.Result) Figure {
 	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
 	top := headH + 6 + lh + 22
 	gw := (figW - 12 - plotL) / float64(max(len(live), 1))
+	names, _ := shortNames(res.Timeline.Nodes)
 	slant := false
 	for _, m := range live {
-		slant = slant || textW(res.Timeline.Nodes[m.ID], 10) > gw-14
+		slant = slant || textW(names[m.ID], 10) > gw-14
 	}
 	h := top + 200 + 44
 	if slant {
@@ -66,7 +67,8 @@ func balanceGroup(c *canvas, res *sim.Result, id sim.NodeID, last int, s scale, 
 		c.rect(bx+slot*0.1, s.y(load), slot*0.8, s.bottom-s.y(load), attr("fill", ruleColor(r)))
 	}
 	c.line(x+1, s.y(fair), x+gw-1, s.y(fair), cls("ink"), attr("stroke-width", "1.6"))
-	nodeLabel(c, res.Timeline.Nodes[id], nodeColor(id), x+gw/2, s.bottom, gw, slant)
+	names, _ := shortNames(res.Timeline.Nodes)
+	nodeLabel(c, names[id], nodeColor(id), x+gw/2, s.bottom, gw, slant)
 	c.end()
 }
 
@@ -100,6 +102,8 @@ func balanceCaption(res *sim.Result, last int, noise float64) string {
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, " Failed nodes (%s) hold no keys and are left out.", strings.Join(failed, ", "))
 	}
+	_, suffix := shortNames(res.Timeline.Nodes)
+	b.WriteString(suffixNote(suffix))
 	return b.String()
 }
 

@@ -163,21 +163,30 @@ func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 	colW := min((g.pw-20)/float64(g.legendCols), 230)
 	x0 := (g.pw - colW*float64(g.legendCols)) / 2
 	end := []string{attr("text-anchor", "end"), cls("fg")}
+	names, suffix := shortNames(res.Timeline.Nodes)
+	nodeHead := "node"
+	if suffix != "" {
+		nodeHead = fit("node (…"+suffix+")", colW-60, 9.5)
+	}
 	for col := range g.legendCols {
 		x := x0 + float64(col)*colW
 		head := []string{attr("text-anchor", "end"), cls("muted"), attr("font-size", "9.5")}
-		c.text(x, y0, "node", cls("muted"), attr("font-size", "9.5"))
+		c.text(x, y0, nodeHead, cls("muted"), attr("font-size", "9.5"))
 		c.text(x+colW-52, y0, "keys", head...)
 		c.text(x+colW-8, y0, "share", head...)
 	}
 	for j, m := range st.Members {
 		x := x0 + float64(j/g.legendRows)*colW
 		y := y0 + float64(j%g.legendRows+1)*rowH
-		name := res.Timeline.Nodes[m.ID]
+		name := names[m.ID]
 		nameW := colW - 16 - 100
 		if m.Failed {
 			c.rect(x, y-8, 10, 10, attr("fill", c.url("failed")), cls("ink"), attr("stroke-width", ".6"))
-			c.text(x+15, y, fit(name+" (failed)", nameW, 11), cls("muted"))
+			label := name + " (failed)"
+			if textW(label, 11) > nameW { // the hatched swatch still says it
+				label = fit(name, nameW, 11)
+			}
+			c.text(x+15, y, label, cls("muted"))
 		} else {
 			c.rect(x, y-8, 10, 10, attr("fill", nodeColor(m.ID)))
 			c.text(x+15, y, fit(name, nameW, 11), cls("fg"))

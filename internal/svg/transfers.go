@@ -60,7 +60,7 @@ func transfersFigure(res *sim.Result) Figure {
 	}
 	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
 	top := headH + 6 + lh + 6
-	nodes := res.Timeline.Nodes
+	nodes, _ := shortNames(res.Timeline.Nodes)
 	gw := (figW - 12 - plotL) / float64(max(len(nodes), 1))
 	slant := false
 	for _, name := range nodes {
@@ -140,5 +140,7 @@ func transfersCaption(res *sim.Result) string {
 	b.WriteString("One panel per rule, one column per node (every node the scenario names, in order of first appearance). ")
 	b.WriteString("The blue bar above the line is how many keys the node received over all steps, the vermillion bar below it how many it handed to other nodes: the data it had to take in and ship out. ")
 	b.WriteString("Received minus sent is the node's change in keys; a rule that moves only what it must shows bars on the nodes that joined, left or failed and little elsewhere. All panels share one scale.")
+	_, suffix := shortNames(res.Timeline.Nodes)
+	b.WriteString(suffixNote(suffix))
 	return b.String()
 }
