@@ -100,38 +100,30 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State
 	legend(c, res, r, i, g, cy+g.r+30)
 }
 
-// wheelKeys draws the keys as dots, the ones that moved in this step on
-// top and larger.
+// wheelKeys draws the keys as dots where rule r puts them on its circle
+// (sim.Result.KeyPositions), the ones that moved in this step on top and
+// larger.
 func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
-	pos := res.Keys.Pos
-	if len(pos) > maxDots || !defaultHash(res.Rules[r].Spec) {
+	if res.Keys.Len() > maxDots {
 		return
 	}
-	moved := movedKeys(res, r, i)
+	pos := res.KeyPositions(r)
+	moved := res.MovedKeys(r, i)
 	isMoved := func(k int) bool { return moved != nil && moved[k] }
 	c.dots(cx, cy, kr, 2.2, pos, func(k int) bool { return !isMoved(k) }, cls("key"))
 	c.dots(cx, cy, kr, 4, pos, isMoved, cls("hot"))
 }
 
-// defaultHash reports whether a rule places keys at their canonical
-// positions (res.Keys.Pos) on its wheel: ring and modulo with the default
-// hash. Other rules get no key dots rather than misplaced ones.
-func defaultHash(spec sim.RuleSpec) bool {
-	return (spec.Kind == "ring" || spec.Kind == "modulo") && (spec.Hash == "" || spec.Hash == "fnv1a-fmix")
-}
-
-// movedKeys returns, by canonical key, whether it changed owner at step i,
-// or nil when the strip holds bins rather than single keys.
-func movedKeys(res *sim.Result, r, i int) []bool {
-	cells := res.Rules[r].Steps[i].Strip.HashOrder
-	if i == 0 || len(cells) != res.Keys.Len() {
-		return nil
+// mosaicWheel reports whether a rule's owner changes from one key hash to
+// the next, so that its sampled wheel shows shares, and the colour under
+// a key's dot is not its owner's: every rule but the point rules (ring,
+// bounded, ketama) and slots, whose arcs are exact.
+func mosaicWheel(spec sim.RuleSpec) bool {
+	switch spec.Kind {
+	case "ring", "bounded", "ketama", "slots":
+		return false
 	}
-	out := make([]bool, len(cells))
-	for k, cell := range cells {
-		out[k] = cell[0]+cell[1]+cell[2] > 0
-	}
-	return out
+	return true
 }
 
 func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {

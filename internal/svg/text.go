@@ -73,12 +73,16 @@ func ringsCaption(res *sim.Result, i int) string {
 	}
 	if res.Keys.Len() > maxDots {
 		b.WriteString("There are too many keys to draw them; the strips figure shows which ones moved. ")
-	} else if anyDots(res) {
-		b.WriteString("Grey dots inside are the keys")
+	} else if len(res.Rules) > 0 {
+		b.WriteString("Grey dots inside are the keys, each where its rule puts it: at its hash under the rule's hash function, or for slots at its slot")
 		if i > 0 {
 			b.WriteString("; the large dark dots are the keys that changed node in this step")
 		}
 		b.WriteString(". ")
+		if m := mosaicRules(res); m != "" {
+			b.WriteString("On the ring-like wheels and on slots a dot sits on its owner's colour; under " + m +
+				" the owner changes from one hash to the next, far finer than the wheel can show, so there a dot marks where the key's hash is, not who holds it. ")
+		}
 	}
 	if i > 0 {
 		fmt.Fprintf(&b, "Moved in this step (%s): %s.", opText(res, i), movedList(res, i))
@@ -89,13 +93,16 @@ func ringsCaption(res *sim.Result, i int) string {
 	return strings.TrimSpace(b.String())
 }
 
-func anyDots(res *sim.Result) bool {
+// mosaicRules lists the labels of the rules whose wheels are mosaics
+// (mosaicWheel), or "".
+func mosaicRules(res *sim.Result) string {
+	var labels []string
 	for _, r := range res.Rules {
-		if defaultHash(r.Spec) {
-			return true
+		if mosaicWheel(r.Spec) {
+			labels = append(labels, r.Spec.Label)
 		}
 	}
-	return false
+	return joinAnd(labels)
 }
 
 func hasPoints(res *sim.Result, i int) bool {
@@ -123,4 +130,16 @@ func failedAt(res *sim.Result, i int) bool {
 		}
 	}
 	return false
+}
+
+// joinAnd joins words as "a", "a and b" or "a, b and c".
+func joinAnd(words []string) string {
+	switch n := len(words); n {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	default:
+		return strings.Join(words[:n-1], ", ") + " and " + words[n-1]
+	}
 }
