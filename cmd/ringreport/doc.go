@@ -62,12 +62,14 @@
 // render writes one figure or one data file of one scenario to standard
 // output, for embedding in an article or a README: ring (or rings) and
 // strips for one -step, history, balance, deviation and transfers for the
-// whole run,
-// and report (Markdown), data (JSON) and csv. -rule keeps only the rule
-// with that label.
+// whole run, sweep-cv, sweep-worst-deviation and sweep-moved for a
+// scenario with sweep: (exit status 1 without one), and report
+// (Markdown), data (JSON, with the sweep and seed bands) and csv. -rule
+// keeps only the rule with that label.
 //
 //	$ ringreport render ring --rule ring --step 3 scenarios/ring.yaml > ring.svg
 //	$ ringreport render history scenarios/ring.yaml > history.svg
+//	$ ringreport render sweep-cv scenarios/points-sweep.yaml > sweep-cv.svg
 //	$ ringreport render data --rule modulo scenarios/ring.yaml > modulo.json
 //
 // # Schema
@@ -108,7 +110,8 @@
 //	0  success
 //	1  an error in the input or the build: a scenario with errors, an
 //	   unreadable file, a broken template, a -rule or -step that the
-//	   scenario does not have, or a failed expect: entry (build still
+//	   scenario does not have, a sweep figure of a scenario without
+//	   sweep:, or a failed expect: entry (build still
 //	   writes the site, whose reports show the failure)
 //	2  usage: an unknown command or flag, a bad flag value, a wrong
 //	   number of arguments — anything wrong on the command line alone

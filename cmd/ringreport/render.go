@@ -16,6 +16,7 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/site"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/sweep"
 )
 
 // target is one thing render can write.
@@ -33,8 +34,11 @@ var renderable = []target{
 	{"balance", false, "keys per node after the last step (SVG)"},
 	{"deviation", false, "worst deviation from the fair share, step by step (SVG)"},
 	{"transfers", false, "keys each node received and sent over the run (SVG)"},
+	{"sweep-cv", false, "cv at step 0 against the swept parameter (SVG; needs sweep:)"},
+	{"sweep-worst-deviation", false, "worst deviation at step 0 against the swept parameter (SVG; needs sweep:)"},
+	{"sweep-moved", false, "keys moved by step 1 against the swept parameter (SVG; needs sweep:)"},
 	{"report", false, "the Markdown report (report.md; its figures are separate files)"},
-	{"data", false, "every metric per step and rule (data.json)"},
+	{"data", false, "every metric per step and rule, and the sweep (data.json)"},
 	{"csv", false, "one row per step and rule (steps.csv)"},
 }
 
@@ -102,8 +106,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 
 func renderUsage(fs *flag.FlagSet, w io.Writer) {
 	fmt.Fprintf(w, "usage: ringreport render [flags] <what> <scenario.yaml>\n\nWrites one figure or one data file of one scenario to standard output. <what> is one of:\n\n")
+	width := 0
 	for _, r := range renderable {
-		fmt.Fprintf(w, "\t%-10s %s\n", r.name, r.about)
+		width = max(width, len(r.name))
+	}
+	for _, r := range renderable {
+		fmt.Fprintf(w, "\t%-*s %s\n", width, r.name, r.about)
 	}
 	fmt.Fprintf(w, "\nFlags:\n")
 	fs.PrintDefaults()
@@ -171,20 +179,29 @@ func (f *renderFlags) render() (out []byte, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("ringreport: %w", err)
 	}
-	scens, err := site.Parse([]site.Input{in})
+	scens, plans, err := site.ParseStudies([]site.Input{in})
 	if err != nil {
 		return nil, err
 	}
-	s := scens[0]
+	s, plan := scens[0], plans[0]
 	if err := f.selectRule(s); err != nil {
 		return nil, err
 	}
 	if f.step >= len(s.Steps)+1 {
 		return nil, fmt.Errorf("%s: -step %d: the scenario has steps 0 to %d", f.file, f.step, len(s.Steps))
 	}
+	if err := f.checkSweep(s, plan); err != nil {
+		return nil, err
+	}
 	res, err := sim.Replay(s)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.file, err)
+	}
+	var st *sweep.Result
+	if plan.Active() && (f.what == "report" || f.what == "data" || strings.HasPrefix(f.what, "sweep-")) {
+		if st, err = sweep.Execute(s, plan, sweep.Options{}); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.file, err)
+		}
 	}
 	switch f.what {
 	case "report":
@@ -192,13 +209,45 @@ func (f *renderFlags) render() (out []byte, err error) {
 		if err != nil {
 			return nil, err
 		}
-		return report.Markdown(res, figs, report.Options{})
+		figs = append(figs, svg.SweepFigures(st)...)
+		return report.Markdown(res, figs, report.Options{Study: st})
 	case "data":
-		return report.JSON(res)
+		return report.JSONStudy(res, st)
 	case "csv":
 		return report.CSV(res)
 	}
+	if st != nil {
+		return f.sweepFigure(st)
+	}
 	return f.figure(res)
+}
+
+// checkSweep refuses a sweep figure that the scenario cannot draw: one
+// without sweep:, or sweep-moved without a step 1.
+func (f *renderFlags) checkSweep(s *sim.Scenario, plan sweep.Plan) error {
+	if !strings.HasPrefix(f.what, "sweep-") {
+		return nil
+	}
+	if plan.Param == "" {
+		if plan.Active() {
+			return fmt.Errorf("%s: %s: the scenario has seeds: but no sweep: to chart; seeds alone show as bands in the report", f.file, f.what)
+		}
+		return fmt.Errorf("%s: %s: the scenario has no sweep: to chart", f.file, f.what)
+	}
+	if f.what == "sweep-moved" && len(s.Steps) == 0 {
+		return fmt.Errorf("%s: sweep-moved: the scenario has no steps; sweep-moved charts the keys moved by step 1", f.file)
+	}
+	return nil
+}
+
+// sweepFigure renders the requested sweep chart.
+func (f *renderFlags) sweepFigure(st *sweep.Result) ([]byte, error) {
+	for _, fig := range svg.SweepFigures(st) {
+		if fig.Name == f.what+".svg" {
+			return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
+		}
+	}
+	return nil, fmt.Errorf("%s: no %s figure", f.file, f.what)
 }
 
 // selectRule keeps only the rule labelled f.rule, when one is asked for.

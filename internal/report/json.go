@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/sweep"
 )
 
 // This file writes data.json (schema: SCHEMA.md). Objects whose keys are
@@ -19,8 +20,13 @@ import (
 const FloatDecimals = 6
 
 // JSON renders data.json: every metric of every rule at every step.
-// The output is indented with two spaces and ends in a newline.
-func JSON(res *sim.Result) ([]byte, error) {
+// The output is indented with two spaces and ends in a newline. Its
+// "sweep" member is null: JSON is JSONStudy without a study.
+func JSON(res *sim.Result) ([]byte, error) { return JSONStudy(res, nil) }
+
+// JSONStudy renders data.json with st, what the scenario's sweep: and
+// seeds: measured (sweep.Execute), as its "sweep" member; st may be nil.
+func JSONStudy(res *sim.Result, st *sweep.Result) ([]byte, error) {
 	if err := check(res); err != nil {
 		return nil, fmt.Errorf("cannot build data.json: %w", err)
 	}
@@ -28,7 +34,7 @@ func JSON(res *sim.Result) ([]byte, error) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(jsonData(res)); err != nil {
+	if err := enc.Encode(jsonData(res, st)); err != nil {
 		return nil, fmt.Errorf("cannot encode data.json: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -100,6 +106,8 @@ type jsonReport struct {
 	Rules    []jsonRule   `json:"rules"`
 	Steps    []jsonStep   `json:"steps"`
 	Expect   []jsonExpect `json:"expect"`
+	// Sweep is what sweep: and seeds: measured, null without either.
+	Sweep *jsonSweep `json:"sweep"`
 }
 
 // jsonExpect is one expectation and its verdict.
@@ -205,7 +213,7 @@ type jsonProbe struct {
 }
 
 // jsonData builds data.json's document.
-func jsonData(res *sim.Result) jsonReport {
+func jsonData(res *sim.Result, st *sweep.Result) jsonReport {
 	s := res.Scenario
 	d := jsonReport{Scenario: s.Name, Title: s.Title, Seed: s.Seed, Keys: res.Keys.Len(),
 		Nodes: append([]string{}, res.Timeline.Nodes...)}
@@ -225,6 +233,7 @@ func jsonData(res *sim.Result) jsonReport {
 	for _, o := range res.Check() {
 		d.Expect = append(d.Expect, jsonExpectOf(o))
 	}
+	d.Sweep = jsonSweepOf(st)
 	return d
 }
 

@@ -28,7 +28,8 @@ type Options struct {
 	Templates fs.FS
 	// Study, when non-nil, is what the scenario's sweep: and seeds:
 	// measured (sweep.Execute); report.md then has a Sweep section or
-	// seed bands. data.json and steps.csv stay the scenario as written.
+	// seed bands, and data.json a "sweep" member. Everything else in
+	// data.json, and steps.csv, stay the scenario as written.
 	Study *sweep.Result
 }
 
@@ -44,7 +45,7 @@ func Files(res *sim.Result, figs []svg.Figure, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := JSON(res)
+	js, err := JSONStudy(res, opts.Study)
 	if err != nil {
 		return nil, err
 	}

@@ -80,13 +80,13 @@ type Scenario struct {
 
 // Parse parses every input and returns all problems of all files at once.
 func Parse(inputs []Input) ([]*sim.Scenario, error) {
-	out, _, err := parseStudies(inputs)
+	out, _, err := ParseStudies(inputs)
 	return out, err
 }
 
-// parseStudies is Parse that also returns each scenario's sweep: and
+// ParseStudies is Parse that also returns each scenario's sweep: and
 // seeds: plan.
-func parseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
+func ParseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 	out := make([]*sim.Scenario, len(inputs))
 	plans := make([]sweep.Plan, len(inputs))
 	var errs []error
@@ -149,7 +149,7 @@ func windowsReserved(name string) bool {
 // data.json, steps.csv and index.html), and for the whole set index.html
 // and README.md. The files do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
-	scens, plans, err := parseStudies(inputs)
+	scens, plans, err := ParseStudies(inputs)
 	if err != nil {
 		return nil, err
 	}
