@@ -13,7 +13,7 @@ func TestShortNames(t *testing.T) {
 		{[]string{"10.0.0.1:11211", "10.0.0.16:11211"}, []string{"10.0.0.1", "10.0.0.16"}, ":11211"},
 		{[]string{"a.example.com", "b.example.com"}, []string{"a", "b"}, ".example.com"},
 		{[]string{"cache-1", "cache-2"}, []string{"cache-1", "cache-2"}, ""},
-		{[]string{"a:1", "b:1"}, []string{"a:1", "b:1"}, ""},           // too short to be worth it
+		{[]string{"a:1", "b:1"}, []string{"a:1", "b:1"}, ""},               // too short to be worth it
 		{[]string{":11211", "x:11211"}, []string{":11211", "x:11211"}, ""}, // a name would vanish
 		{[]string{"solo:11211"}, []string{"solo:11211"}, ""},
 	} {
