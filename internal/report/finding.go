@@ -28,15 +28,7 @@ func Finding(r *Report) string {
 		}
 	}
 	if len(rows) <= maxFindingRules || best == worst {
-		parts := make([]string, len(rows))
-		for i, row := range rows {
-			verb := " "
-			if i == 0 {
-				verb = " moved "
-			}
-			parts[i] = row.Label + verb + movedPhrase(rows, i, best)
-		}
-		return fmt.Sprintf("Over %s %s.", plural(changes, "change", "changes"), list(parts))
+		return movedSentence(rows, best, changes)
 	}
 	b, w := rows[best], rows[worst]
 	return fmt.Sprintf("Over %s %s moved the fewest keys of %d rules (%s) and %s the most (%s, %s as many).",

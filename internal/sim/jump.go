@@ -226,14 +226,7 @@ func sameBuckets(a, b [][]NodeID) []bool {
 
 func (j *jump) probe(key string, R int) (uint64, []NodeID) {
 	b := jumpHash(j.kc.hash.sum64([]byte(key)), len(j.buckets))
-	pref := j.prefs(R)
-	var owners []NodeID
-	for r := range R {
-		if pref[r][b] != NoNode {
-			owners = append(owners, pref[r][b])
-		}
-	}
-	return uint64(b), owners
+	return uint64(b), column(j.prefs(R), int(b))
 }
 
 // geometry samples the bucket of a key whose hash is the wheel position.

@@ -322,14 +322,7 @@ func (g *maglev) delta(d *delta) bool {
 
 func (g *maglev) probe(key string, R int) (uint64, []NodeID) {
 	e := g.kc.hash.sum32([]byte(key)) % uint32(g.m)
-	pref := g.prefs(R)
-	var owners []NodeID
-	for r := range R {
-		if pref[r][e] != NoNode {
-			owners = append(owners, pref[r][e])
-		}
-	}
-	return uint64(e), owners
+	return uint64(e), column(g.prefs(R), int(e))
 }
 
 // geometry samples the entry of a key whose hash is the wheel position.

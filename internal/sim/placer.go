@@ -111,3 +111,15 @@ func sampledArcs(n int, owner func(pos uint32) NodeID) []Arc {
 // WheelSamples is the resolution of the ownership wheel of rules that do
 // not place points on the circle.
 const WheelSamples = 1440
+
+// column returns the preference list held at index idx of per-position
+// lists (pref[r][idx] is the r-th choice), without the empty slots.
+func column(pref [][]NodeID, idx int) []NodeID {
+	var owners []NodeID
+	for _, p := range pref {
+		if p[idx] != NoNode {
+			owners = append(owners, p[idx])
+		}
+	}
+	return owners
+}
