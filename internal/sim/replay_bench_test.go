@@ -1,0 +1,47 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+)
+
+// scaleSteps is bench/genscenario.sh's timeline: n steps cycling add,
+// fail a random node, recover all, remove a random node.
+func scaleSteps(nodes, n int) []Step {
+	var steps []Step
+	next := nodes
+	for i := range n {
+		switch i % 4 {
+		case 0:
+			next++
+			steps = append(steps, add(benchNode(next-1)))
+		case 1:
+			steps = append(steps, Step{Op: OpFail, Random: true})
+		case 2:
+			steps = append(steps, Step{Op: OpRecover, All: true})
+		case 3:
+			steps = append(steps, Step{Op: OpRemove, Random: true})
+		}
+	}
+	return steps
+}
+
+// BenchmarkReplay times one rule's whole replay of the end-to-end
+// timeline (100 steps of add / fail / recover / remove), key set built
+// outside the timer; ns/key is per step and key.
+func BenchmarkReplay(b *testing.B) {
+	k, n, steps := 1_000_000, 100, 100
+	for _, spec := range benchRules {
+		b.Run(fmt.Sprintf("rule=%s/keys=%s/nodes=%d/vnodes=160/steps=%d", spec.Kind, sizeName(k), n, steps), func(b *testing.B) {
+			s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: KeySpec{Count: k}, Nodes: nodeNames(n),
+				Replicas: 1, Rules: []RuleSpec{spec}, Steps: scaleSteps(n, steps)}
+			keySetOf(k)
+			for b.Loop() {
+				if _, err := Replay(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportPerKey(b, k, steps)
+		})
+	}
+}
