@@ -6,13 +6,16 @@ package site
 //
 //   - replaces each paragraph that holds only an image of one of the
 //     scenario's own figures (plus the italic caption paragraph after it)
-//     with a figure node that renders the inline SVG in a <figure>,
+//     with a figure node that renders the inline SVG in a <figure> (or,
+//     on a page whose figures outgrow the inline budget, a step figure as
+//     a lazily loaded <img> of its file: see linkSteps),
 //   - wraps every table in a horizontally scrolling region, and
 //   - gives every "Step N: ..." heading the stable id "step-N".
 
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"html/template"
 	"path"
 	"regexp"
@@ -54,19 +57,43 @@ var markdown = goldmark.New(
 // headings out of it.
 var (
 	figuresKey  = parser.NewContextKey()
+	linkKey     = parser.NewContextKey()
 	headingsKey = parser.NewContextKey()
 )
 
+// DefaultInlineBudget is how many bytes of SVG a page inlines before it
+// links its step figures instead (see Options.InlineBudget).
+const DefaultInlineBudget = 4 << 20
+
+// linkSteps reports whether a page with figs links its step figures
+// (rings and strips, one or two per step) as images of their files
+// rather than inlining them: when all its figures together exceed budget
+// bytes. Inline figures cost nothing to fetch and follow the page's
+// print colours, so small pages inline everything; a page of a hundred
+// steps of a hundred nodes would otherwise weigh tens of megabytes, so
+// it keeps its whole-run charts inline and lets the browser fetch step
+// figures as they scroll into view. The decision is per page: either
+// every figure is inline, or every step figure is linked.
+func linkSteps(figs []svg.Figure, budget int) bool {
+	total := 0
+	for _, f := range figs {
+		total += len(f.SVG)
+	}
+	return total > budget
+}
+
 // renderBody converts a report's Markdown to HTML, inlining figs (the
-// scenario's figures, referenced by file name) and returning the
-// second-level headings in document order.
-func renderBody(md []byte, figs []svg.Figure) (template.HTML, []Heading, error) {
+// scenario's figures, referenced by file name; step figures linked when
+// they exceed budget bytes, see linkSteps) and returning the second-level
+// headings in document order.
+func renderBody(md []byte, figs []svg.Figure, budget int) (template.HTML, []Heading, error) {
 	byName := make(map[string]*svg.Figure, len(figs))
 	for i := range figs {
 		byName[figs[i].Name] = &figs[i]
 	}
 	pc := parser.NewContext()
 	pc.Set(figuresKey, byName)
+	pc.Set(linkKey, linkSteps(figs, budget))
 	var buf bytes.Buffer
 	if err := markdown.Convert(md, &buf, parser.WithContext(pc)); err != nil {
 		return "", nil, fmt.Errorf("cannot render the report as HTML: %w", err)
@@ -85,10 +112,12 @@ func (*pageExtension) Extend(m goldmark.Markdown) {
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(pageRenderer{}, 500)))
 }
 
-// figureNode is an inlined figure; its children are the caption's inlines.
+// figureNode is a figure of the scenario's, inline or linked; its children
+// are the caption's inlines.
 type figureNode struct {
 	ast.BaseBlock
-	fig *svg.Figure
+	fig    *svg.Figure
+	linked bool // render an <img> of the figure's file, not the SVG
 }
 
 var kindFigure = ast.NewNodeKind("RingreportFigure")
@@ -116,6 +145,7 @@ type pageTransformer struct{}
 
 func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
 	figs, _ := pc.Get(figuresKey).(map[string]*svg.Figure)
+	link, _ := pc.Get(linkKey).(bool)
 	src := reader.Source()
 	var heads []Heading
 	var figures, tables []ast.Node
@@ -141,7 +171,8 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		return ast.WalkContinue, nil
 	})
 	for _, p := range figures {
-		inlineFigure(p.(*ast.Paragraph), figureOf(p, figs))
+		fig := figureOf(p, figs)
+		inlineFigure(p.(*ast.Paragraph), fig, link && fig.Step >= 0)
 	}
 	for _, t := range tables {
 		box := &scrollNode{}
@@ -199,9 +230,9 @@ func figureOf(p ast.Node, figs map[string]*svg.Figure) *svg.Figure {
 
 // inlineFigure replaces paragraph p with a figure node; when the next
 // block is a paragraph holding only emphasis, that becomes the caption.
-func inlineFigure(p *ast.Paragraph, fig *svg.Figure) {
+func inlineFigure(p *ast.Paragraph, fig *svg.Figure, linked bool) {
 	parent := p.Parent()
-	node := &figureNode{fig: fig}
+	node := &figureNode{fig: fig, linked: linked}
 	if next, ok := p.NextSibling().(*ast.Paragraph); ok && next.ChildCount() == 1 {
 		if em, ok := next.FirstChild().(*ast.Emphasis); ok {
 			for c := em.FirstChild(); c != nil; {
@@ -233,7 +264,11 @@ func renderFigure(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.Wa
 		return ast.WalkContinue, nil
 	}
 	_, _ = fmt.Fprintf(w, "<figure class=\"fig fig-%s\" id=\"%s\">\n", kindClass(f.fig.Kind), figureID(f.fig.Name))
-	_, _ = w.Write(inlineSVG(f.fig.SVG))
+	if f.linked {
+		writeImage(w, f.fig)
+	} else {
+		_, _ = w.Write(inlineSVG(f.fig.SVG))
+	}
 	_ = w.WriteByte('\n')
 	if f.HasChildren() {
 		_, _ = w.WriteString("<figcaption>")
@@ -267,6 +302,35 @@ func inlineSVG(doc []byte) []byte {
 		doc = doc[i:]
 	}
 	return bytes.TrimSpace(doc)
+}
+
+// writeImage writes an <img> of fig's file, sized like the inline SVG
+// would be so that the page does not reflow as images arrive, and loaded
+// only when it nears the viewport.
+func writeImage(w util.BufWriter, fig *svg.Figure) {
+	_, _ = w.WriteString(`<img src="`)
+	_, _ = w.WriteString(html.EscapeString(fig.Name))
+	_, _ = w.WriteString(`" alt="`)
+	_, _ = w.WriteString(html.EscapeString(fig.Title))
+	_ = w.WriteByte('"')
+	if vw, vh, ok := viewBoxSize(fig.SVG); ok {
+		_, _ = fmt.Fprintf(w, ` width="%s" height="%s"`, vw, vh)
+	}
+	_, _ = w.WriteString(` loading="lazy" decoding="async">`)
+}
+
+// viewBox matches the root element's viewBox="0 0 W H" with whole W and H.
+var viewBox = regexp.MustCompile(`viewBox="0 0 ([0-9]+) ([0-9]+)"`)
+
+// viewBoxSize returns the width and height of doc's viewBox, which this
+// program's figures always have near the start.
+func viewBoxSize(doc []byte) (w, h string, ok bool) {
+	head := doc[:min(len(doc), 512)]
+	m := viewBox.FindSubmatch(head)
+	if m == nil {
+		return "", "", false
+	}
+	return string(m[1]), string(m[2]), true
 }
 
 // figureID is the anchor of the figure in file name: "fig-history" for

@@ -16,7 +16,7 @@ func TestRenderBody(t *testing.T) {
 		"![History](history.svg)\n\n*How to read it, with **bold**.*\n\n" +
 		"## Step 1: add c\n\n![Rings](step-1-rings.svg)\n\nNo caption here.\n\n" +
 		"![Elsewhere](other.svg)\n\nText with an inline ![x](history.svg) figure.\n\n<script>alert(1)</script>\n"
-	body, heads, err := renderBody([]byte(md), figs)
+	body, heads, err := renderBody([]byte(md), figs, DefaultInlineBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestRenderBodyConcurrent(t *testing.T) {
 	done := make(chan string, 8)
 	for range 8 {
 		go func() {
-			b, _, _ := renderBody([]byte("## Step 2: x\n\n![A](a.svg)\n"), figs)
+			b, _, _ := renderBody([]byte("## Step 2: x\n\n![A](a.svg)\n"), figs, DefaultInlineBudget)
 			done <- string(b)
 		}()
 	}
@@ -63,6 +63,40 @@ func TestRenderBodyConcurrent(t *testing.T) {
 	for range 7 {
 		if got := <-done; got != first {
 			t.Errorf("concurrent conversions differ:\n%s\n%s", first, got)
+		}
+	}
+}
+
+// TestRenderBodyLinksStepFigures: once a page's figures exceed the inline
+// budget, step figures become lazily loaded images of their files, sized
+// from their viewBox, while whole-run charts stay inline.
+func TestRenderBodyLinksStepFigures(t *testing.T) {
+	figs := []svg.Figure{
+		{Name: "history.svg", Kind: "history", Step: -1, SVG: []byte(`<svg id="h"></svg>`)},
+		{Name: "step-01-rings.svg", Kind: "rings", Step: 1, Title: `Step 1 (add "a&b")`,
+			SVG: []byte(`<svg width="640.0" height="449.0" viewBox="0 0 640 449" role="img"></svg>`)},
+	}
+	total := len(figs[0].SVG) + len(figs[1].SVG)
+	md := "![History](history.svg)\n\n## Step 1: add a\n\n![Rings](step-01-rings.svg)\n\n*Caption.*\n"
+	inline, _, err := renderBody([]byte(md), figs, total)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(inline), "<img") {
+		t.Errorf("a page exactly at its budget links figures:\n%s", inline)
+	}
+	linked, _, err := renderBody([]byte(md), figs, total-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"<figure class=\"fig fig-history\" id=\"fig-history\">\n<svg id=\"h\"></svg>\n</figure>",
+		"<figure class=\"fig fig-rings\" id=\"fig-step-01-rings\">\n" +
+			`<img src="step-01-rings.svg" alt="Step 1 (add &#34;a&amp;b&#34;)" width="640" height="449" loading="lazy" decoding="async">` +
+			"\n<figcaption>Caption.</figcaption>\n</figure>",
+	} {
+		if !strings.Contains(string(linked), want) {
+			t.Errorf("body lacks %q\n%s", want, linked)
 		}
 	}
 }

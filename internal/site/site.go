@@ -5,6 +5,7 @@
 package site
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"html/template"
@@ -53,6 +54,10 @@ type Options struct {
 	// the other names) that replace the embedded ones of the same name;
 	// files it lacks come from the embedded set.
 	Templates fs.FS
+	// InlineBudget is how many bytes of SVG a page may inline; a page
+	// whose figures exceed it links its step figures as images instead
+	// (see linkSteps). 0 means DefaultInlineBudget.
+	InlineBudget int
 	// Progress, when non-nil, is called after each scenario is replayed
 	// and rendered, with the number done so far, the total and the
 	// scenario's name. Calls are serialized, in completion order.
@@ -291,7 +296,7 @@ func (sc *Scenario) render(opts Options) error {
 	for _, f := range rfiles {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
 		if f.Name == "report.md" {
-			sc.body, sc.headings, err = renderBody(f.Data, sc.Figures)
+			sc.body, sc.headings, err = renderBody(f.Data, sc.Figures, cmp.Or(opts.InlineBudget, DefaultInlineBudget))
 		}
 	}
 	return err

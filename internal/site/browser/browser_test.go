@@ -38,14 +38,18 @@ type image struct {
 	OK  bool
 }
 
-// inspect collects pageInfo in the page.
-const inspect = `(() => {
+// inspect collects pageInfo in the page. Lazily loaded figures are made
+// eager first and awaited, so that every image is checked, not only those
+// in the first screenful.
+const inspect = `(async () => {
   const r = (e) => e.getBoundingClientRect();
+  for (const i of document.images) i.loading = 'eager';
+  await Promise.all([...document.images].map(i => i.decode().catch(() => {})));
   return {
     IDs: [...document.querySelectorAll('[id]')].map(e => e.id),
     Links: [...document.querySelectorAll('a[href]')].map(a => a.href),
     Figures: [...document.querySelectorAll('figure')].map(f => {
-      const s = f.querySelector('svg');
+      const s = f.querySelector('svg, img');
       return {ID: f.id || '', W: s ? r(s).width : 0, H: s ? r(s).height : 0};
     }),
     Images: [...document.images].map(i => ({Src: i.src, OK: i.complete && i.naturalWidth > 0})),
@@ -62,7 +66,16 @@ func TestSiteInBrowser(t *testing.T) {
 		}
 		t.Skip("no Chromium found; install chromium or set CHROMIUM to run this test")
 	}
-	dir := siteDir(t)
+	t.Run("inline", func(t *testing.T) { checkSite(t, bin, siteDir(t)) })
+	// Every example page is far under the inline budget; a budget of one
+	// byte makes every page link its step figures, so that path is
+	// checked in a browser too.
+	t.Run("linked", func(t *testing.T) { checkSite(t, bin, buildSite(t, 1)) })
+}
+
+// checkSite loads every page of the site in dir at two screen widths and
+// checks its figures, images, links and console.
+func checkSite(t *testing.T, bin, dir string) {
 	pages, _ := filepath.Glob(filepath.Join(dir, "*", "index.html"))
 	pages = append([]string{filepath.Join(dir, "index.html")}, pages...)
 
@@ -128,6 +141,12 @@ func siteDir(t *testing.T) string {
 		}
 		return abs
 	}
+	return buildSite(t, 0)
+}
+
+// buildSite builds the examples with the given inline budget (0: the
+// default) into a temporary directory and returns it.
+func buildSite(t *testing.T, budget int) string {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
 	var ins []site.Input
 	for _, f := range files {
@@ -137,7 +156,7 @@ func siteDir(t *testing.T) string {
 		}
 		ins = append(ins, site.Input{Path: f, Src: src})
 	}
-	built, err := site.Build(ins, site.Options{})
+	built, err := site.Build(ins, site.Options{InlineBudget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +196,7 @@ func load(t *testing.T, ctx context.Context, page string) *pageInfo {
 	if err := chromedp.Do(tctx, chromedp.Navigate(u)); err != nil {
 		t.Fatalf("cannot load %s: %v", page, err)
 	}
-	info, err := chromedp.Run(tctx, chromedp.Evaluate[*pageInfo](inspect))
+	info, err := chromedp.Run(tctx, chromedp.Evaluate[*pageInfo](inspect, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("cannot inspect %s: %v", page, err)
 	}
@@ -211,7 +230,8 @@ func checkPage(t *testing.T, dir, page string, infos map[string]*pageInfo) {
 	}
 }
 
-// checkEveryFigure checks that every SVG file of a scenario is inlined.
+// checkEveryFigure checks that every SVG file of a scenario is on its
+// page, inline or as an image.
 func checkEveryFigure(t *testing.T, page, rel string, info *pageInfo) {
 	svgs, _ := filepath.Glob(filepath.Join(filepath.Dir(page), "*.svg"))
 	for _, s := range svgs {
