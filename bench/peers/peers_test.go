@@ -7,8 +7,10 @@ import (
 
 	buraksezer "github.com/buraksezer/consistent"
 	"github.com/cespare/xxhash/v2"
+	"github.com/dchest/siphash"
 	jump "github.com/dgryski/go-jump"
 	maglev "github.com/dgryski/go-maglev"
+	mpchash "github.com/dgryski/go-mpchash"
 	rendezvous "github.com/dgryski/go-rendezvous"
 	"github.com/golang/groupcache/consistenthash"
 	"github.com/serialx/hashring"
@@ -21,6 +23,7 @@ const (
 	numKeys  = 1_000_000
 	numNodes = 100
 	vnodes   = 160
+	probes   = 21 // multi-probe: the paper's and ringreport's default
 )
 
 var (
@@ -95,6 +98,46 @@ func BenchmarkPeers(b *testing.B) {
 	mg := maglev.New(nodes, 65537)
 	run(b, "go-maglev", func(i int) int { return mg.Lookup(xxhash.Sum64String(keys[i])) })
 	run(b, "go-maglev-prehashed", func(i int) int { return mg.Lookup(keyHashes[i]) })
+
+	// Multi-probe consistent hashing, one point per node as in the paper
+	// and in ringreport's multiprobe, 21 probes from two seeded hashes of
+	// the key: seeded xxhash64 (the fastest seeded hash here), and
+	// SipHash as in the library's own tests.
+	xd := xxhash.New()
+	xxSeeded := func(b []byte, s uint64) uint64 {
+		xd.ResetWithSeed(s)
+		xd.Write(b)
+		return xd.Sum64()
+	}
+	mx := mpchash.New(nodes, xxSeeded, [2]uint64{1, 2}, probes)
+	run(b, "go-mpchash", func(i int) int { return len(mx.Hash(keys[i])) })
+	ms := mpchash.New(nodes, func(b []byte, s uint64) uint64 { return siphash.Hash(s, 0, b) }, [2]uint64{1, 2}, probes)
+	run(b, "go-mpchash-siphash", func(i int) int { return len(ms.Hash(keys[i])) })
+}
+
+// BenchmarkPeerSteps times what the membership step itself costs a
+// library that precomputes an assignment: buraksezer/consistent, the
+// bounded-loads peer, redistributes its partitions on every Add and
+// Remove. One loop adds a node and removes it again, as ringreport's
+// BenchmarkStep does; ns/key is per step and key of the 10⁶-key workload,
+// to be added to the per-key LocateKey cost of BenchmarkPeers.
+func BenchmarkPeerSteps(b *testing.B) {
+	members := make([]buraksezer.Member, len(nodes))
+	for i, n := range nodes {
+		members[i] = member(n)
+	}
+	bc := buraksezer.New(members, buraksezer.Config{PartitionCount: 7919, ReplicationFactor: vnodes, Load: 1.25, Hasher: xxHasher{}})
+	// Not "node-101": the library names points "%s%d" without a
+	// separator, so "node-101" point 0 is "node-10" point 10, and removing
+	// it would delete node-10's point (its issue #17).
+	extra := member("extra")
+	b.Run(fmt.Sprintf("lib=buraksezer-rebuild/keys=1e6/nodes=%d/vnodes=%d", numNodes, vnodes), func(b *testing.B) {
+		for b.Loop() {
+			bc.Add(extra)
+			bc.Remove(extra.String())
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/numKeys/2, "ns/key")
+	})
 }
 
 type member string
