@@ -30,6 +30,10 @@ const MaxProbes = 1024
 //
 // Replicas are not in the paper: here they are the ring walk clockwise
 // from the winning point, collecting distinct live nodes.
+//
+// Steps are incremental (multiprobe_delta.go): only the keys of nodes that
+// lost a point or a list, and the keys an arriving point may capture, are
+// probed again.
 type multiprobe struct {
 	r      *ring
 	k      int
@@ -37,6 +41,7 @@ type multiprobe struct {
 	next   []uint32 // for each point, the position of the first live point at or after it
 	index  []uint32 // index[b]: first point at or after b·2^shift
 	shift  uint
+	last   multiprobePlaced // what the last assign or delta placed, for delta
 }
 
 func newMultiprobe(spec RuleSpec, e *env) (*multiprobe, error) {
@@ -113,6 +118,13 @@ func (p *multiprobe) successor(x uint32) int {
 // best returns the point index that the key at h goes to: the point a
 // probe lands on (or before) whose next live point is closest.
 func (p *multiprobe) best(h uint32) int {
+	j, _ := p.bestDist(h)
+	return j
+}
+
+// bestDist is best with the winning probe's distance to its next live
+// point.
+func (p *multiprobe) bestDist(h uint32) (int, uint32) {
 	d := fmix32(h+0x9e3779b9) | 1
 	bestJ, bestD := 0, uint64(math.MaxUint64)
 	x := h
@@ -123,17 +135,21 @@ func (p *multiprobe) best(h uint32) int {
 		}
 		x += d
 	}
-	return bestJ
+	return bestJ, uint32(bestD)
 }
 
 func (p *multiprobe) assign(lists [][]NodeID) {
 	pref := p.r.prefs(len(lists))
-	for i, h := range p.r.kc.pos32() {
-		j := p.best(h)
+	pos := p.r.kc.pos32()
+	owner, dist := p.last.perKey(len(pos))
+	for i, h := range pos {
+		j, dd := p.bestDist(h)
+		owner[i], dist[i] = pref[0][j], dd
 		for r, l := range lists {
 			l[i] = pref[r][j]
 		}
 	}
+	p.last.set(p.r, pref)
 }
 
 func (p *multiprobe) probe(key string, R int) (uint64, []NodeID) {

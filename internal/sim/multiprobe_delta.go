@@ -1,0 +1,174 @@
+package sim
+
+// Incremental multi-probe steps. A key's list depends only on its winning
+// live point: the live point that follows one of its probes most closely
+// (ties to the earlier probe). Between two steps some live points go away
+// and some arrive, and every probe's distance to its next live point can
+// only grow where points went away and only shrink where points arrived.
+// So a key whose winning point stays live (with the same list) keeps it
+// unless an arriving point lies closer after one of its probes than its
+// winning distance: the probes that lost their next point were no closer
+// than the winner before, and are now further. delta therefore re-probes
+// only the keys owned by a node that lost a live point or one of whose
+// points got a different list, and the keys that an arriving point may
+// capture, found by checking each key's probes against the few arriving
+// points without searching the whole circle (the winning distance of
+// every key is kept for that). Ties are re-probed, never guessed.
+
+// multiprobePlaced is what the last assign or delta placed: every key's
+// owner and winning distance, and the live points and lists it saw.
+type multiprobePlaced struct {
+	owner []NodeID // by canonical key: the node of the winning live point
+	dist  []uint32 // by canonical key: the winning probe's distance
+	pts   []Point
+	idx   []uint32
+	live  []bool
+	pref  [][]NodeID
+}
+
+// multiprobeMaxArrivals is the most arriving points delta checks every
+// key against; beyond it a step is placed from scratch.
+const multiprobeMaxArrivals = 8
+
+// perKey returns the per-key arrays, allocated once.
+func (m *multiprobePlaced) perKey(k int) ([]NodeID, []uint32) {
+	if len(m.owner) != k {
+		m.owner, m.dist = make([]NodeID, k), make([]uint32, k)
+	}
+	return m.owner, m.dist
+}
+
+// set records the ring's current points and lists. Point slices and
+// list tables are never modified once built, so they are shared.
+func (m *multiprobePlaced) set(r *ring, pref [][]NodeID) {
+	m.pts, m.idx, m.live, m.pref = r.pts, r.idx, r.live, pref
+}
+
+// multiprobeChange is what changed between the last placement and now:
+// nodes whose keys must be re-probed, and the arriving points.
+type multiprobeChange struct {
+	stale    []bool // by NodeID
+	anyStale bool
+	arrive   []uint32
+}
+
+// changes merges the last placement's live points with the current ones
+// (both in the ring's order) and reports what changed. ok is false when
+// either side has no live point.
+func (p *multiprobe) changes(pref [][]NodeID) (c multiprobeChange, ok bool) {
+	a, b := &p.last, p.r
+	c.stale = make([]bool, len(b.env.nodes))
+	liveA, liveB := 0, 0
+	i, j := 0, 0
+	for i < len(a.pts) || j < len(b.pts) {
+		if i < len(a.pts) && !a.live[a.pts[i].Node] {
+			i++
+			continue
+		}
+		if j < len(b.pts) && !b.live[b.pts[j].Node] {
+			j++
+			continue
+		}
+		cmp := -1
+		switch {
+		case i == len(a.pts):
+			cmp = 1
+		case j < len(b.pts):
+			cmp = b.cmpEntry(ringEntry{a.pts[i].Pos, a.pts[i].Node, a.idx[i]}, ringEntry{b.pts[j].Pos, b.pts[j].Node, b.idx[j]})
+		}
+		switch {
+		case cmp < 0: // gone
+			c.stale[a.pts[i].Node], c.anyStale = true, true
+			liveA++
+			i++
+		case cmp > 0: // arrived
+			c.arrive = append(c.arrive, b.pts[j].Pos)
+			liveB++
+			j++
+		default:
+			if !sameLists(a.pref, i, pref, j) {
+				c.stale[b.pts[j].Node], c.anyStale = true, true
+			}
+			liveA++
+			liveB++
+			i++
+			j++
+		}
+	}
+	return c, liveA > 0 && liveB > 0
+}
+
+// delta re-probes the keys whose winning point can have changed (see
+// above) and reports those whose list may differ.
+func (p *multiprobe) delta(d *delta) bool {
+	R := len(d.lists)
+	pos := p.r.kc.pos32()
+	if len(p.last.owner) != len(pos) || len(p.last.pref) != R {
+		return false
+	}
+	pref := p.r.prefs(R)
+	c, ok := p.changes(pref)
+	if !ok || len(c.arrive) > multiprobeMaxArrivals {
+		return false
+	}
+	owner, dist := p.last.owner, p.last.dist
+	redo := func(i int) {
+		j, dd := p.bestDist(pos[i])
+		o := pref[0][j]
+		if R > 1 || o != owner[i] {
+			d.addFrom(i, pref, j)
+		}
+		owner[i], dist[i] = o, dd
+	}
+	switch {
+	case len(c.arrive) == 0 && c.anyStale:
+		stale := c.stale
+		for i, o := range owner {
+			if stale[o] {
+				redo(i)
+			}
+		}
+	case len(c.arrive) > 0:
+		stale := c.stale
+		for i, h := range pos {
+			if stale[owner[i]] || p.gap(h, c.arrive) <= dist[i] {
+				redo(i)
+			}
+		}
+	}
+	p.last.set(p.r, pref)
+	return true
+}
+
+// gap returns the least clockwise distance from any probe of the key at
+// h to any of the points at positions q: a key whose gap exceeds its
+// winning distance cannot be captured by those points.
+func (p *multiprobe) gap(h uint32, q []uint32) uint32 {
+	d := fmix32(h+0x9e3779b9) | 1
+	m := ^uint32(0)
+	for _, q := range q {
+		m = min(m, probeGap(q-h, d, p.k))
+	}
+	return m
+}
+
+// probeGap returns min over j < k of a − j·d (mod 2³²): the distance from
+// the nearest of k probes, a being the distance from probe 0. Three
+// running minima, one per third of the probes, keep the chains short.
+func probeGap(a, d uint32, k int) uint32 {
+	m0, m1, m2 := ^uint32(0), ^uint32(0), ^uint32(0)
+	a0, a1, a2 := a, a-d, a-2*d
+	d3 := 3 * d
+	j := 0
+	for ; j+3 <= k; j += 3 {
+		m0, m1, m2 = min(m0, a0), min(m1, a1), min(m2, a2)
+		a0, a1, a2 = a0-d3, a1-d3, a2-d3
+	}
+	if j < k {
+		m0 = min(m0, a0)
+	}
+	if j+1 < k {
+		m1 = min(m1, a1)
+	}
+	return min(m0, m1, m2)
+}
