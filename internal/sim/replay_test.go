@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -196,5 +197,33 @@ func TestPickRegression(t *testing.T) {
 	want := []int{2, 1, 0, 3, 2, 1, 0, 0} // pinned: a change reorders every random step
 	if !slices.Equal(got, want) {
 		t.Errorf("picks = %v, want %v", got, want)
+	}
+}
+
+// TestWithoutFigureData: the copy drops strips and geometry, keeps every
+// other field, and leaves the original untouched.
+func TestWithoutFigureData(t *testing.T) {
+	s := &Scenario{Name: "t", Title: "t", Seed: 1, Keys: KeySpec{Count: 500}, Nodes: nodeNames(4),
+		Replicas: 1, Rules: []RuleSpec{{Kind: "ring", VNodes: 8}}, Steps: []Step{add("x")}}
+	res, err := Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean := res.WithoutFigureData()
+	for j, sr := range res.Rules[0].Steps {
+		got := lean.Rules[0].Steps[j]
+		if got.Arcs != nil || got.Points != nil || got.Strip.KeyOrder != nil || got.Strip.HashOrder != nil {
+			t.Errorf("step %d keeps figure data", j)
+		}
+		if sr.Arcs == nil || sr.Points == nil || sr.Strip.KeyOrder == nil && j > 0 {
+			t.Errorf("step %d: the original lost its figure data", j)
+		}
+		sr.Strip, sr.Arcs, sr.Points = Strip{}, nil, nil
+		if !reflect.DeepEqual(got, sr) {
+			t.Errorf("step %d differs beyond figure data:\n%+v\n%+v", j, got, sr)
+		}
+	}
+	if lean.Keys != res.Keys || lean.Timeline != res.Timeline || lean.Scenario != res.Scenario {
+		t.Error("the copy does not share the inputs")
 	}
 }

@@ -256,31 +256,60 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	figs, err := svg.Figures(res)
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, err)
-	}
-	sc = &Scenario{Name: s.Name, Result: res, Figures: figs}
+	// Figures are drawn while the sweep's variants replay and the data
+	// files are written: none of these needs another.
+	var figs []svg.Figure
+	var figErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { figs, figErr = svg.Figures(res) })
+	sc = &Scenario{Name: s.Name, Result: res}
 	if plan.Active() {
 		func() {
 			<-slots // lend our token to the variants
 			defer func() { slots <- struct{}{} }()
 			sc.Study, err = sweep.Execute(s, plan, sweep.Options{Slots: slots})
 		}()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Name, err)
-		}
+	}
+	var data []report.File
+	if err == nil {
+		data, err = dataFiles(res, sc.Study)
+	}
+	wg.Wait()
+	if figErr != nil {
+		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, figErr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	// Only figures read the per-step geometry and strips: dropping them
+	// now frees O(points × steps) memory before the pages are built.
+	sc.Result = res.WithoutFigureData()
+	sc.Figures = figs
+	if sc.Study != nil {
 		sc.Figures = append(sc.Figures, svg.SweepFigures(sc.Study)...)
 	}
-	if err := sc.render(opts); err != nil {
+	if err := sc.render(opts, data); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	return sc, nil
 }
 
+// dataFiles renders data.json and steps.csv, which need no figures.
+func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
+	js, err := report.JSONStudy(res, study)
+	if err != nil {
+		return nil, err
+	}
+	csv, err := report.CSV(res)
+	if err != nil {
+		return nil, err
+	}
+	return []report.File{{Name: "data.json", Data: js}, {Name: "steps.csv", Data: csv}}, nil
+}
+
 // render fills in the report model, the page body and the scenario's
-// files other than index.html.
-func (sc *Scenario) render(opts Options) error {
+// files other than index.html: figures, report.md, then data.
+func (sc *Scenario) render(opts Options, data []report.File) error {
 	rep, err := report.Build(sc.Result, sc.Figures)
 	if err != nil {
 		return fmt.Errorf("cannot build the report: %w", err)
@@ -289,15 +318,14 @@ func (sc *Scenario) render(opts Options) error {
 	for _, f := range sc.Figures {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
 	}
-	rfiles, err := report.Files(sc.Result, sc.Figures, report.Options{Templates: templateFS(opts.Templates), Study: sc.Study})
+	md, err := report.Markdown(sc.Result, sc.Figures, report.Options{Templates: templateFS(opts.Templates), Study: sc.Study})
 	if err != nil {
 		return err
 	}
-	for _, f := range rfiles {
+	sc.files = append(sc.files, File{Path: sc.Name + "/report.md", Data: md})
+	for _, f := range data {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
-		if f.Name == "report.md" {
-			sc.body, sc.headings, err = renderBody(f.Data, sc.Figures, cmp.Or(opts.InlineBudget, DefaultInlineBudget))
-		}
 	}
+	sc.body, sc.headings, err = renderBody(md, sc.Figures, cmp.Or(opts.InlineBudget, DefaultInlineBudget))
 	return err
 }
