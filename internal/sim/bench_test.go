@@ -112,6 +112,20 @@ func BenchmarkStep(b *testing.B) {
 	})
 }
 
+// BenchmarkBoundedTight is the bounded step with tighter slack, where
+// nodes fill before the last key (with ε = 0.25 and 160 points per node
+// none does): ε = 0.1 fills 14 of 100 nodes from rank ~0.91·K on, ε = 0.05
+// fills 38 from ~0.87·K, and a step places the keys from there again.
+func BenchmarkBoundedTight(b *testing.B) {
+	k, n := 1_000_000, 100
+	for _, eps := range []string{"0.1", "0.05"} {
+		e, _ := strconv.ParseFloat(eps, 64)
+		b.Run(fmt.Sprintf("rule=bounded/eps=%s/keys=%s/nodes=%d/vnodes=160", eps, sizeName(k), n), func(b *testing.B) {
+			benchSteps(b, RuleSpec{Kind: "bounded", VNodes: 160, Epsilon: e}, k, n, add(benchNode(n)), remove(benchNode(n)))
+		})
+	}
+}
+
 // BenchmarkScale runs the ring's add-and-remove step on 10⁴ to 10⁷ keys:
 // the cost per key should stay flat or fall as K grows, since a step
 // touches only the keys that move plus O(points) work.

@@ -26,11 +26,13 @@ const MaxEpsilon = 1000
 // node with room. Σc_i ≥ (1+ε)·K > K, so every key finds room (update
 // still checks, and would say "infeasible").
 //
-// Placement is recomputed from scratch at every step: the assignment is a
-// function of the live set and weights, not of history, so a step can
-// move keys between nodes that stayed once a capacity binds (a cascade of
-// overflows; the paper analyses how far such cascades reach). Failed
-// nodes keep their points but get no capacity, so walks pass them.
+// The assignment is a function of the live set and weights, not of
+// history, so a step can move keys between nodes that stayed once a
+// capacity binds (a cascade of overflows; the paper analyses how far such
+// cascades reach). Failed nodes keep their points but get no capacity, so
+// walks pass them. Steps are incremental all the same (bounded_delta.go):
+// until the first node fills the placement is the ring's, so a step diffs
+// the rings up to there and places only the keys from there on again.
 //
 // Replicas are not in the paper: here they are the ring walk clockwise
 // from the point where the key found room (capacities bound owners only).
@@ -42,6 +44,7 @@ type bounded struct {
 	cap    []int  // by NodeID, 0 when not live
 	sum    int    // Σ cap
 	fullAt []int  // by NodeID: rank of the key that filled it, or K
+	last   boundedPlaced
 }
 
 // epsScale is the fixed-point scale of ε.
@@ -98,6 +101,7 @@ func (b *bounded) assign(lists [][]NodeID) {
 	w := b.newWalker()
 	P := len(b.r.pts)
 	j := 0
+	first, tail := len(sorted), []int32(nil) // see boundedPlaced
 	for t, p := range sorted {
 		i := at(perm, t)
 		for j < P && b.r.pts[j].Pos < p {
@@ -107,8 +111,15 @@ func (b *bounded) assign(lists [][]NodeID) {
 		for r, l := range lists {
 			l[i] = pref[r][c]
 		}
+		if first == len(sorted) && w.fullAt[b.r.pts[c].Node] == t {
+			first = t
+		}
+		if first < len(sorted) {
+			tail = append(tail, int32(c))
+		}
 	}
 	b.fullAt = w.fullAt
+	b.last = boundedPlaced{view: ringView{b.r.pts, pref}, first: first, tail: tail, loads: w.load}
 }
 
 // walker finds, from a point, the first point of a live node with room.
