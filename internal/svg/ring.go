@@ -1,8 +1,10 @@
 package svg
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -37,12 +39,20 @@ func wheelLayout(res *sim.Result, i int) wheelGeom {
 	g.rows = (n + g.cols - 1) / g.cols
 	g.pw = figW / float64(max(g.cols, 2))
 	g.r = math.Min(g.pw*0.34, 104)
-	members := len(res.Timeline.States[i].Members)
+	rows := 0 // the longest legend of any rule, its "more" line included
+	for r := range res.Rules {
+		shown, more := legendMembers(res, r, i)
+		n := len(shown)
+		if more > 0 {
+			n++
+		}
+		rows = max(rows, n)
+	}
 	g.legendCols = 1
-	if members > 16 && g.pw >= 300 {
+	if rows > 16 && g.pw >= 300 {
 		g.legendCols = 2
 	}
-	g.legendRows = (members + g.legendCols - 1) / g.legendCols
+	g.legendRows = (rows + g.legendCols - 1) / g.legendCols
 	g.ph = panelHd + 2*(g.r+30) + float64(g.legendRows+1)*rowH + 12
 	return g
 }
@@ -146,10 +156,52 @@ func wheelSubtitle(res *sim.Result, r, i int) string {
 	return commas(len(sr.Points)) + " points (ticks outside)"
 }
 
-// legend lists the members of step i with their load and share under
-// rule r, in columns centred under the wheel.
-func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
+// maxLegendRows is the most members a wheel's legend lists one by one.
+// A larger cluster's legend (see legendMembers) lists those that matter
+// at the step and says how many it leaves out, so that a wheel of a
+// hundred nodes is not followed by a hundred rows repeated under every
+// rule; the report's load table has every node.
+const maxLegendRows = 24
+
+// legendExtremes is how many of the most and of the least loaded members
+// a shortened legend lists.
+const legendExtremes = 4
+
+// legendMembers returns the members of step i that rule r's legend lists,
+// in join order, and how many it leaves out. Up to maxLegendRows members
+// are all listed; beyond that the legend keeps the members the step acted
+// on, the failed ones, and the legendExtremes most and least loaded under
+// the rule (ties to the earlier member), at most maxLegendRows − 1 rows.
+func legendMembers(res *sim.Result, r, i int) (shown []sim.Member, more int) {
 	st := &res.Timeline.States[i]
+	if len(st.Members) <= maxLegendRows {
+		return st.Members, 0
+	}
+	loads := res.Rules[r].Steps[i].Loads
+	keep := make([]bool, len(st.Members))
+	var live []int
+	for j, m := range st.Members {
+		keep[j] = m.Failed || slices.Contains(st.Named, m.ID)
+		if !m.Failed {
+			live = append(live, j)
+		}
+	}
+	slices.SortStableFunc(live, func(a, b int) int { return cmp.Compare(loads[st.Members[b].ID], loads[st.Members[a].ID]) })
+	for e := range min(legendExtremes, len(live)) {
+		keep[live[e]], keep[live[len(live)-1-e]] = true, true
+	}
+	for j, m := range st.Members {
+		if keep[j] && len(shown) < maxLegendRows-1 {
+			shown = append(shown, m)
+		}
+	}
+	return shown, len(st.Members) - len(shown)
+}
+
+// legend lists the members of step i with their load and share under
+// rule r (all of them, or those legendMembers picks), in columns centred
+// under the wheel.
+func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 	loads := res.Rules[r].Steps[i].Loads
 	k := float64(res.Keys.Len())
 	colW := min((g.pw-20)/float64(g.legendCols), 230)
@@ -167,7 +219,8 @@ func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 		c.text(x+colW-52, y0, "keys", head...)
 		c.text(x+colW-8, y0, "share", head...)
 	}
-	for j, m := range st.Members {
+	shown, more := legendMembers(res, r, i)
+	for j, m := range shown {
 		x := x0 + float64(j/g.legendRows)*colW
 		y := y0 + float64(j%g.legendRows+1)*rowH
 		name := names[m.ID]
@@ -185,6 +238,12 @@ func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 		}
 		c.text(x+colW-52, y, commas(loads[m.ID]), end...)
 		c.text(x+colW-8, y, pct(float64(loads[m.ID])/k), end...)
+	}
+	if more > 0 {
+		j := len(shown)
+		x := x0 + float64(j/g.legendRows)*colW
+		y := y0 + float64(j%g.legendRows+1)*rowH
+		c.text(x, y, fit("+ "+commas(more)+" more nodes", colW-8, 9.5), cls("muted"), attr("font-size", "9.5"))
 	}
 }
 

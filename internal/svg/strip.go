@@ -57,8 +57,12 @@ func stripLegend(c *canvas, res *sim.Result, bins bool) {
 	}
 	if bins {
 		k, n := res.Keys.Len(), sim.MaxStripCells
-		c.text(8, headH+2*16+4, fit(fmt.Sprintf("Each cell is a bin of about %s keys: the darker, the more of them moved (¼, ½, ¾, all).",
-			commas((k+n/2)/n)), figW-16, 10.5), cls("muted"), attr("font-size", "10.5"))
+		size := commas(k / n) // cells hold ⌊K/n⌋ or ⌈K/n⌉ keys (sim.CellKeys)
+		if k%n != 0 {
+			size += " or " + commas(k/n+1)
+		}
+		c.text(8, headH+2*16+4, fit(fmt.Sprintf("Each cell is a bin of %s keys: the darker, the more of them moved (¼, ½, ¾, all).",
+			size), figW-16, 10.5), cls("muted"), attr("font-size", "10.5"))
 	}
 }
 

@@ -59,11 +59,21 @@ func movedList(res *sim.Result, i int) string {
 	return strings.Join(parts, ", ")
 }
 
+// legendScope says which nodes a shortened legend lists (legendMembers),
+// or nothing when it lists them all.
+func legendScope(res *sim.Result, i int) string {
+	if len(res.Timeline.States[i].Members) <= maxLegendRows {
+		return ""
+	}
+	return fmt.Sprintf(": with %s nodes, it lists only those this step acted on, the failed ones and the %d most and %d least loaded under each rule (the report's load table has them all)",
+		commas(len(res.Timeline.States[i].Members)), legendExtremes, legendExtremes)
+}
+
 func ringsCaption(res *sim.Result, i int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Each wheel is the whole 32-bit hash space bent into a circle, starting at the top (0) and running clockwise; "+
 		"a key's hash is a point on it, and the key is stored by the node whose colour covers that point. "+
-		"The legend gives each node's colour, how many of the %s keys it holds and its share. ", commas(res.Keys.Len()))
+		"The legend gives each node's colour, how many of the %s keys it holds and its share%s. ", commas(res.Keys.Len()), legendScope(res, i))
 	if hasPoints(res, i) {
 		b.WriteString("Ticks outside a ring rule's wheel are its points (virtual nodes): each point claims the stretch of circle just before it, " +
 			"so more points per node give finer, more even stripes. ")

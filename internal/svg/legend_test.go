@@ -1,0 +1,88 @@
+package svg
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// TestLegendMembers: past maxLegendRows members a legend lists the nodes
+// the step acted on, the failed ones and the legendExtremes most and
+// least loaded, in join order, and counts the rest; up to it, everyone.
+func TestLegendMembers(t *testing.T) {
+	var names []string
+	for j := range 30 {
+		names = append(names, fmt.Sprintf("n%02d", j))
+	}
+	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: sim.KeySpec{Count: 3000}, Nodes: nodes(names...),
+		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "modulo"}}, Replicas: 1,
+		Steps: []sim.Step{{Op: sim.OpFail, Nodes: nodes("n03")}, {Op: sim.OpAdd, Nodes: nodes("x")}}}
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range res.Rules {
+		for i, st := range res.Timeline.States {
+			shown, more := legendMembers(res, r, i)
+			want := wantLegend(st, res.Rules[r].Steps[i].Loads)
+			if !slices.Equal(shown, want) || more != len(st.Members)-len(want) {
+				t.Errorf("rule %d step %d: shown %v (+%d), want %v", r, i, shown, more, want)
+			}
+		}
+	}
+	// Step 2 of the ring: n03 failed, x added, and 4 + 4 extremes.
+	if shown, more := legendMembers(res, 0, 2); len(shown) != 10 || more != 21 {
+		t.Errorf("step 2 shows %d members and %d more, want 10 and 21", len(shown), more)
+	}
+	small := walkthroughResult(t)
+	if shown, more := legendMembers(small, 0, 1); len(shown) != 6 || more != 0 {
+		t.Errorf("six members: shown %d, more %d; want all six", len(shown), more)
+	}
+	figs, err := Figures(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := string(figs[0].SVG); !strings.Contains(svg, "+ 22 more nodes<") {
+		t.Errorf("step 0's rings figure does not say how many nodes its legend leaves out")
+	}
+}
+
+// wantLegend is legendMembers by brute force: rank the live members by
+// load, ties to the earlier one.
+func wantLegend(st sim.State, loads []int) []sim.Member {
+	if len(st.Members) <= maxLegendRows {
+		return st.Members
+	}
+	var out []sim.Member
+	for j, m := range st.Members {
+		above, below := 0, 0 // live members that rank before m, by load
+		for jj, o := range st.Members {
+			if o.Failed || jj == j {
+				continue
+			}
+			lo, lm := loads[o.ID], loads[m.ID]
+			if lo > lm || lo == lm && jj < j {
+				above++
+			}
+			if lo < lm || lo == lm && jj > j {
+				below++
+			}
+		}
+		extreme := !m.Failed && (above < legendExtremes || below < legendExtremes)
+		if m.Failed || slices.Contains(st.Named, m.ID) || extreme {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func walkthroughResult(t *testing.T) *sim.Result {
+	res, err := sim.Replay(walkthrough("w", 900))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
