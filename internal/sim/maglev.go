@@ -50,6 +50,10 @@ type maglev struct {
 	groups   entryGroups
 	lastPref [][]NodeID // the pref table of the last assign or delta
 	cache    maglevCache
+	cur      *maglevTable // the table of the last update, in the cache
+	changed  []uint32     // scratch: the entries a delta found changed
+	nameRank []int        // by NodeID: rank of the name in name order
+	nameHash []uint64     // by NodeID: nameHash64 of the name
 }
 
 // entryGroups lists the keys by table entry: the keys of entry e are
@@ -132,7 +136,7 @@ func (g *maglev) populate() []int {
 	es := g.entries()
 	key := tableKey(es)
 	if t, ok := g.cache.get(key); ok {
-		g.table = t.table
+		g.table, g.cur = t.table, t
 		return t.counts
 	}
 	g.table = make([]NodeID, g.m)
@@ -170,37 +174,40 @@ func (g *maglev) populate() []int {
 	for _, e := range es {
 		counts[e.id] = e.taken
 	}
-	g.cache.put(key, maglevTable{table: g.table, counts: counts})
+	g.cur = &maglevTable{table: g.table, counts: counts}
+	g.cache.put(key, g.cur)
 	return counts
 }
 
-// maglevTable is a filled table and its entries per NodeID.
+// maglevTable is a filled table, its entries per NodeID, and its wheel
+// arcs once drawn.
 type maglevTable struct {
 	table  []NodeID
 	counts []int
+	arcs   []Arc
 }
 
 // maglevCache keeps the last few tables by live set and weights. Tables
 // are never written once filled, so a cached one can be shared.
 type maglevCache struct {
 	keys   []string
-	tables []maglevTable
+	tables []*maglevTable
 }
 
 // maglevCacheBytes bounds the memory of cached tables.
 const maglevCacheBytes = 1 << 20
 
-func (c *maglevCache) get(key string) (maglevTable, bool) {
+func (c *maglevCache) get(key string) (*maglevTable, bool) {
 	for i, k := range c.keys {
 		if k == key {
 			return c.tables[i], true
 		}
 	}
-	return maglevTable{}, false
+	return nil, false
 }
 
 // put adds a table, dropping the oldest ones beyond maglevCacheBytes.
-func (c *maglevCache) put(key string, t maglevTable) {
+func (c *maglevCache) put(key string, t *maglevTable) {
 	n := max(maglevCacheBytes/(2*len(t.table)), 1)
 	c.keys = append(c.keys, key)
 	c.tables = append(c.tables, t)
@@ -224,13 +231,24 @@ func tableKey(es []maglevEntry) string {
 
 // entries returns the live nodes in name order with their permutations.
 func (g *maglev) entries() []maglevEntry {
+	if g.nameRank == nil {
+		g.nameRank, g.nameHash = make([]int, len(g.env.nodes)), make([]uint64, len(g.env.nodes))
+		byName := make([]int, len(g.env.nodes))
+		for id, name := range g.env.nodes {
+			byName[id], g.nameHash[id] = id, nameHash64(name)
+		}
+		slices.SortFunc(byName, func(a, b int) int { return strings.Compare(g.env.nodes[a], g.env.nodes[b]) })
+		for r, id := range byName {
+			g.nameRank[id] = r
+		}
+	}
 	es := make([]maglevEntry, len(g.live))
 	for i, m := range g.live {
-		h := nameHash64(g.env.nodes[m.ID])
+		h := g.nameHash[m.ID]
 		es[i] = maglevEntry{id: m.ID, w: m.Weight, pos: int((h >> 32) % uint64(g.m)),
 			skip: int(uint64(uint32(h))%uint64(g.m-1)) + 1}
 	}
-	slices.SortFunc(es, func(a, b maglevEntry) int { return strings.Compare(g.env.nodes[a.id], g.env.nodes[b.id]) })
+	slices.SortFunc(es, func(a, b maglevEntry) int { return g.nameRank[a.id] - g.nameRank[b.id] })
 	return es
 }
 
@@ -308,16 +326,57 @@ func (g *maglev) delta(d *delta) bool {
 	}
 	pref := g.prefs(len(d.lists))
 	gr := g.keyGroups()
-	for e := range g.m {
-		if sameLists(g.lastPref, e, pref, e) {
-			continue
+	changed := g.changed[:0]
+	if len(pref) == 1 {
+		old, cur := g.lastPref[0], pref[0]
+		for e := range g.m {
+			if old[e] != cur[e] {
+				changed = append(changed, uint32(e))
+			}
 		}
-		for _, k := range gr.keys[gr.start[e]:gr.start[e+1]] {
-			d.addFrom(int(k), pref, e)
+	} else {
+		for e := range g.m {
+			if !sameLists(g.lastPref, e, pref, e) {
+				changed = append(changed, uint32(e))
+			}
 		}
+	}
+	g.changed = changed
+	gr.touch(changed)
+	for _, e := range changed {
+		addGroup(d, gr.keys[gr.start[e]:gr.start[e+1]], pref, int(e))
 	}
 	g.lastPref = pref
 	return true
+}
+
+// touch reads the first and last key of every listed entry, so that the
+// cache misses of a step's scattered groups overlap: the loop has no
+// branch that depends on them, unlike the copy that follows.
+func (gr entryGroups) touch(entries []uint32) {
+	last := uint32(len(gr.keys) - 1)
+	var s uint32
+	for _, e := range entries {
+		s += gr.keys[min(gr.start[e], last)] + gr.keys[min(gr.start[e+1]-1, last)]
+	}
+	touchSink = s
+}
+
+// touchSink keeps touch's reads from being optimized away.
+var touchSink uint32
+
+// addGroup adds the keys of one table entry to d, all with the entry's
+// lists: one copy of the keys and one run per rank, rather than a call
+// per key.
+func addGroup(d *delta, keys []uint32, pref [][]NodeID, e int) {
+	d.keys = append(d.keys, keys...)
+	for r, l := range d.lists {
+		id := pref[r][e]
+		for range keys {
+			l = append(l, id)
+		}
+		d.lists[r] = l
+	}
 }
 
 func (g *maglev) probe(key string, R int) (uint64, []NodeID) {
@@ -325,9 +384,13 @@ func (g *maglev) probe(key string, R int) (uint64, []NodeID) {
 	return uint64(e), column(g.prefs(R), int(e))
 }
 
-// geometry samples the entry of a key whose hash is the wheel position.
+// geometry samples the entry of a key whose hash is the wheel position,
+// once per table: arcs are never modified, so steps share them.
 func (g *maglev) geometry() ([]Arc, []Point) {
-	return sampledArcs(WheelSamples, func(p uint32) NodeID { return g.table[p%uint32(g.m)] }), nil
+	if g.cur.arcs == nil {
+		g.cur.arcs = sampledArcs(WheelSamples, func(p uint32) NodeID { return g.table[p%uint32(g.m)] })
+	}
+	return g.cur.arcs, nil
 }
 
 func (g *maglev) order() []uint32 {
