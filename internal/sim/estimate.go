@@ -20,7 +20,7 @@ func EstimateMemory(s *Scenario) int64 {
 	r := int64(maxReplicas(s))
 	steps := int64(len(s.Steps) + 1)
 	points := int64(maxPoints(s))
-	live := 16 * k // key positions and generation order, plus sorting space
+	live := 18 * k // key positions, generation order and strip cells, plus sorting space
 	if s.Keys.Weighted() {
 		live += 8 * k // weights by generation and by canonical index
 	}

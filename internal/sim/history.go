@@ -120,6 +120,10 @@ func (h *history) covers(j, i int) bool {
 func (h *history) equalsAt(cur []NodeID, j, i int) bool {
 	for s := j + 1; s <= i; s++ {
 		if len(h.logs[s].dense) > 0 {
+			if s-1 == j {
+				// Step j is stored whole: compare it as it is.
+				return slices.Equal(h.logs[s].dense, cur)
+			}
 			// State s−1 is stored whole: rebuild step j from it.
 			old := slices.Clone(h.logs[s].dense)
 			for t := s - 1; t > j; t-- {

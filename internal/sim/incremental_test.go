@@ -20,6 +20,26 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	}
 }
 
+// TestIncrementalMatchesFullOneReplica: the same on the single-replica
+// paths of the tracker, with strip cells of several keys (K > 2,048),
+// weighted keys, rule orders other than the canonical one, and the issue's
+// timeline of adds, random failures, recoveries and random removals, under
+// which jump renumbers and modulo moves most keys at every step.
+func TestIncrementalMatchesFullOneReplica(t *testing.T) {
+	var rules []RuleSpec
+	for _, kind := range []string{"modulo", "jump", "rendezvous"} {
+		for _, h := range []string{"fnv1a-fmix", "xxhash64"} {
+			rules = append(rules, RuleSpec{Kind: kind, Hash: h, Label: kind + "/" + h})
+		}
+	}
+	rules = append(rules, RuleSpec{Kind: "ketama"}, RuleSpec{Kind: "ring", VNodes: 20})
+	for _, keys := range []KeySpec{{Count: 5003}, {Count: 4099, Zipf: 1.1}} {
+		s := &Scenario{Name: "one", Title: "one", Seed: 3, Keys: keys, Nodes: nodeNames(9), Replicas: 1,
+			Rules: rules, Steps: scaleSteps(9, 24)}
+		compareReplays(t, s)
+	}
+}
+
 // compareReplays fails on the first StepResult field where the fast and
 // reference replays of s differ.
 func compareReplays(t *testing.T, s *Scenario) {

@@ -43,6 +43,7 @@ type jump struct {
 	// As of the last assign or delta:
 	bucket   []uint32   // each key's bucket
 	next     []uint32   // each key's next jump (capped at 2³²−1)
+	nb       uint32     // the bucket count of bucket and next
 	lastPref [][]NodeID // the pref table
 }
 
@@ -161,19 +162,42 @@ func (j *jump) assign(lists [][]NodeID) {
 			j.bucket[i], j.next[i] = noBucket, 0
 		}
 	}
-	// A key keeps its bucket for every count from bucket+1 up to its
-	// next jump, so only the others are hashed again.
-	next := j.next
-	for i, b := range j.bucket {
-		if b >= nb || next[i] < nb {
-			nbk, nx := jumpNext(keys.at(i), int(nb))
-			b, j.bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
-		}
-		for r, l := range lists {
-			l[i] = pref[r][b]
+	j.rehash(keys, nb, lists[0], pref[0])
+	for r, l := range lists[1:] {
+		p := pref[r+1]
+		for i, b := range j.bucket[:len(l)] {
+			l[i] = p[b]
 		}
 	}
 	j.lastPref = pref
+}
+
+// rehash brings every key's bucket and next jump to nb buckets and writes
+// its primary owner, by bucket in owner, into first. A key keeps its
+// bucket for every count from bucket+1 up to its next jump, so only the
+// others are hashed again; when the count falls, every next jump is at
+// or above the old count and so above nb, and only the bucket is read.
+func (j *jump) rehash(keys keys64, nb uint32, first, owner []NodeID) {
+	bucket, next := j.bucket, j.next[:len(j.bucket)]
+	first = first[:len(bucket)]
+	if nb < j.nb {
+		for i, b := range bucket {
+			if b >= nb {
+				nbk, nx := jumpNext(keys.at(i), int(nb))
+				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
+			}
+			first[i] = owner[b]
+		}
+	} else {
+		for i, b := range bucket {
+			if b >= nb || next[i] < nb {
+				nbk, nx := jumpNext(keys.at(i), int(nb))
+				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
+			}
+			first[i] = owner[b]
+		}
+	}
+	j.nb = nb
 }
 
 // noBucket marks a key not yet placed: no bucket count keeps it.
@@ -209,7 +233,7 @@ func (j *jump) delta(d *delta) bool {
 		j.bucket[i], j.next[i] = uint32(nbk), next
 		d.addFrom(i, pref, nbk)
 	}
-	j.lastPref = pref
+	j.lastPref, j.nb = pref, nb
 	return true
 }
 

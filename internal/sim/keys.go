@@ -26,6 +26,10 @@ type KeySet struct {
 	// heaviest first (ties by generation order), or is nil unweighted.
 	Hot []int
 
+	// keyCell holds each key's KeyOrder strip cell times NumReasons, by
+	// canonical index: the offset of its counts in a flat strip.
+	keyCell []uint16
+
 	prefix  string
 	feistel [4]uint32 // round keys of the seeded numbering
 	list    []string  // explicit keys in file order, or nil
@@ -53,6 +57,7 @@ func NewKeySet(spec KeySpec, seed uint64) *KeySet {
 		pos[i] = hash32Bytes(buf)
 	}
 	k.Pos, k.Gen = sortByPosition(pos)
+	k.keyCell = stripOffsets(k.Gen)
 	k.setWeights(spec, seed)
 	return k
 }
@@ -84,6 +89,21 @@ func (k *KeySet) number(g uint32) uint32 {
 	}
 	return uint32(l)<<16 | uint32(r)
 }
+
+// stripOffsets returns, for every key, the offset NumReasons·⌊g·n/K⌋ of
+// the strip cell of its place g in a strip's order (see Strip), so that
+// the tracker counts a moved key with one load rather than a multiply.
+func stripOffsets(places []uint32) []uint16 {
+	cells := newStripIndex(len(places))
+	out := make([]uint16, len(places))
+	for k, g := range places {
+		out[k] = uint16(cells.of(g) * NumReasons)
+	}
+	return out
+}
+
+// The largest offset stripOffsets writes fits a uint16.
+var _ = [1]int{}[(MaxStripCells*NumReasons-1)>>16]
 
 // sortByPosition returns pos sorted ascending and, for each sorted entry,
 // its original index; ties keep the original order (LSD radix sort, stable).

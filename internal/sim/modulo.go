@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // modulo is the naive baseline: bucket = hash mod n over the live members,
 // bucket i being the i-th live member in join order. A node that rejoins
 // goes to the end of the order, so modulo depends on the order of the
@@ -40,8 +42,9 @@ func (m *modulo) assign(lists [][]NodeID) {
 			continue
 		}
 		off := uint32(r)
+		mod := newFastMod(n)
 		for i, p := range m.kc.pos32() {
-			b := p%n + off
+			b := mod.of(p) + off
 			if b >= n {
 				b -= n
 			}
@@ -74,4 +77,20 @@ func fill(s []NodeID, v NodeID) {
 	for i := range s {
 		s[i] = v
 	}
+}
+
+// fastMod computes p mod n for 32-bit p and n ≥ 1 with two multiplies
+// instead of a division (Lemire, Kaser, Kurz, "Faster Remainder by Direct
+// Computation", 2019: with m = ⌊(2⁶⁴−1)/n⌋+1, p mod n is the high 64
+// bits of (m·p mod 2⁶⁴)·n, exact for every 32-bit p and n).
+type fastMod struct {
+	n, m uint64
+}
+
+func newFastMod(n uint32) fastMod { return fastMod{n: uint64(n), m: ^uint64(0)/uint64(n) + 1} }
+
+// of returns p mod n.
+func (f fastMod) of(p uint32) uint32 {
+	hi, _ := bits.Mul64(f.m*uint64(p), f.n)
+	return uint32(hi)
 }

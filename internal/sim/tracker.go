@@ -29,6 +29,9 @@ type tracker struct {
 	reqs     []int64  // request loads of cur, by NodeID, when weighted
 	pairs    pairCounter
 	counted  bool // moves1 counted this step's transfers into pairs
+	// movesDense's scratch: the pair table and the flat strip.
+	pairScratch  *[1 << (2 * pairShift)]uint32
+	stripScratch *[MaxStripCells * NumReasons]uint32
 }
 
 func newTracker(res *Result, rank []uint32) *tracker {

@@ -16,28 +16,32 @@ package sim
 // whole new assignment, which the caller makes current. It does what
 // change and move do for every key whose owner differs.
 func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store bool) {
+	if t.pairs.keys == nil {
+		t.moves1Sparse(acc, keys, owners, store)
+		return
+	}
 	cur := t.cur[0]
-	forced, gained := reasonTables(acc)
-	loads, gen, rank, cells := t.loads, t.res.Keys.Gen, t.rank, t.cells
-	ko, ho := acc.sr.Strip.KeyOrder, acc.sr.Strip.HashOrder
 	u := t.hist.open_
 	sparseMax := (t.k + 2) / 3 // record keeps a sparse log while 3·len < K
-	if len(u.dense) == 0 && len(owners) > sparseMax && countMoved(cur, keys, owners) > sparseMax {
+	dense := len(u.dense) == 0 && len(owners) > sparseMax && likelyDense(cur, keys, owners, sparseMax)
+	if dense && keys == nil {
+		t.movesDense(acc, owners)
+		return
+	}
+	forced, gained := reasonTables(acc)
+	gen, rank, cells := t.res.Keys.Gen, t.rank, t.cells
+	ko, ho := acc.sr.Strip.KeyOrder, acc.sr.Strip.HashOrder
+	if dense {
 		// The log would go dense: snapshot the assignment before the
 		// step now rather than growing a sparse log first.
 		u.dense = append(u.dense[:0], cur...)
 	}
-	moved, under := 0, 0
-	// Transfers are counted here when the counter is dense, rather than
-	// from the undo log afterwards: a rule that moves most keys would
-	// otherwise pass over them twice.
 	pc, w := &t.pairs, t.w
-	inline := pc.keys != nil
-	t.counted = inline
-	// Blocks of entries are first compacted to the ones that move,
-	// without a branch, so that the loop below does not mispredict on
-	// every other key when about half of them move (jump renumbering,
-	// modulo).
+	t.counted = true
+	// HashOrder counts gather in registers while consecutive moved keys
+	// fall in the same cell (keys come mostly in ascending order), so
+	// that the loop does not wait on one counter it just incremented.
+	hcell, nG, nF, nC := 0, uint32(0), uint32(0), uint32(0)
 	var buf [moveBlock]uint32
 	for base := 0; base < len(owners); base += moveBlock {
 		for _, jj := range movedIn(&buf, cur, keys, owners, base) {
@@ -58,22 +62,80 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 			if store {
 				cur[k] = c
 			}
-			if o == NoNode || c == NoNode {
-				under += b2i(c == NoNode) - b2i(o == NoNode)
+			cell := int(o)*pc.n + int(c)
+			if pc.keys[cell] == 0 {
+				pc.touched = append(pc.touched, uint32(cell))
+			}
+			pc.keys[cell]++
+			if w != nil {
+				pc.reqs[cell] += int64(w[k])
+			}
+			why := reasonOf[forced[o]<<1|gained[c]]
+			ko[cells.of(gen[k])][why]++
+			h := uint32(k)
+			if rank != nil {
+				h = rank[k]
+			}
+			if hc := cells.of(h); hc != hcell {
+				ho[hcell][ReasonGained] += nG
+				ho[hcell][ReasonForced] += nF
+				ho[hcell][ReasonCollateral] += nC
+				hcell, nG, nF, nC = hc, 0, 0, 0
+			}
+			nG += uint32(b2i(why == ReasonGained))
+			nF += uint32(b2i(why == ReasonForced))
+			nC += uint32(b2i(why == ReasonCollateral))
+		}
+	}
+	ho[hcell][ReasonGained] += nG
+	ho[hcell][ReasonForced] += nF
+	ho[hcell][ReasonCollateral] += nC
+	moved := pc.applyLoads(t.loads)
+	acc.sr.Moved += moved
+	acc.sr.ReplicaMoved += moved
+	acc.sr.Copies += moved
+	t.fpAfter(u, cur, owners, store)
+}
+
+// applyLoads moves the counted keys of every pair from its old owner's
+// load to its new owner's in loads, and returns how many keys moved.
+func (p *pairCounter) applyLoads(loads []int) int {
+	moved := 0
+	for _, c := range p.touched {
+		n := int(p.keys[c])
+		loads[int(c)/p.n] -= n
+		loads[int(c)%p.n] += n
+		moved += n
+	}
+	return moved
+}
+
+// moves1Sparse is moves1 for node tables too large for a dense pair
+// counter: loads are counted per key, and transfers afterwards from the
+// undo log.
+func (t *tracker) moves1Sparse(acc *stepAcc, keys []uint32, owners []NodeID, store bool) {
+	cur := t.cur[0]
+	forced, gained := reasonTables(acc)
+	gen, rank, cells := t.res.Keys.Gen, t.rank, t.cells
+	ko, ho := acc.sr.Strip.KeyOrder, acc.sr.Strip.HashOrder
+	u := t.hist.open_
+	moved := 0
+	var buf [moveBlock]uint32
+	for base := 0; base < len(owners); base += moveBlock {
+		for _, jj := range movedIn(&buf, cur, keys, owners, base) {
+			j := int(jj)
+			k := j
+			if keys != nil {
+				k = int(keys[j])
+			}
+			c, o := owners[j], cur[k]
+			t.hist.record(k, o)
+			if store {
+				cur[k] = c
 			}
 			moved++
-			loads[o]--
-			loads[c]++
-			if inline {
-				cell := int(o)*pc.n + int(c)
-				if pc.keys[cell] == 0 {
-					pc.touched = append(pc.touched, uint32(cell))
-				}
-				pc.keys[cell]++
-				if w != nil {
-					pc.reqs[cell] += int64(w[k])
-				}
-			}
+			t.loads[o]--
+			t.loads[c]++
 			why := reasonOf[forced[o]<<1|gained[c]]
 			ko[cells.of(gen[k])][why]++
 			h := uint32(k)
@@ -83,7 +145,6 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 			ho[cells.of(h)][why]++
 		}
 	}
-	t.under += under
 	acc.sr.Moved += moved
 	acc.sr.ReplicaMoved += moved
 	acc.sr.Copies += moved
@@ -112,20 +173,26 @@ func movedIn(buf *[moveBlock]uint32, cur []NodeID, keys []uint32, owners []NodeI
 	return buf[:n]
 }
 
-// countMoved counts the keys whose primary owner differs: keys[j] (or j
-// when keys is nil) has new owner owners[j].
-func countMoved(cur []NodeID, keys []uint32, owners []NodeID) int {
-	n := 0
-	if keys == nil {
-		for k, c := range owners {
-			n += b2i(cur[k] != c)
+// likelyDense reports whether more than limit keys seem to move, from
+// every 8th block of entries (keys[j], or j when keys is nil, has new owner
+// owners[j]): the undo log then goes dense up front. A wrong guess costs
+// only time: a sparse log that overflows goes dense anyway.
+func likelyDense(cur []NodeID, keys []uint32, owners []NodeID, limit int) bool {
+	n, seen := 0, 0
+	for base := 0; base < len(owners); base += 8 * moveBlock {
+		end := min(base+moveBlock, len(owners))
+		seen += end - base
+		if keys == nil {
+			for k := base; k < end; k++ {
+				n += b2i(cur[k] != owners[k])
+			}
+		} else {
+			for j := base; j < end; j++ {
+				n += b2i(cur[keys[j]] != owners[j])
+			}
 		}
-		return n
 	}
-	for j, c := range owners {
-		n += b2i(cur[keys[j]] != c)
-	}
-	return n
+	return n*len(owners) > limit*seen
 }
 
 // reasonOf maps forced<<1 | gained to the reason of a move: forced when
@@ -147,6 +214,18 @@ func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 	return forced, gained
 }
 
+// fingerprint returns the fingerprint of a whole primary assignment: the
+// sum of term(k, owners[k]), with k·φ kept as a running sum rather than
+// multiplied out for every key.
+func fingerprint(nodeHash []uint64, owners []NodeID) uint64 {
+	var fp, kg uint64
+	for _, o := range owners {
+		fp += mix64(nodeHash[o] + kg)
+		kg += 0x9e3779b97f4a7c15
+	}
+	return fp
+}
+
 // fpAfter brings t.fp up to date once moves1 has applied a step: from the
 // sparse log, the old and the new term of every moved key, or, when the
 // log went dense, from the new primary assignment. The new owners are in
@@ -157,11 +236,7 @@ func (t *tracker) fpAfter(u *undo, cur, owners []NodeID, stored bool) {
 		now = cur
 	}
 	if len(u.dense) > 0 {
-		var fp uint64
-		for k, o := range now {
-			fp += t.term(k, o)
-		}
-		t.fp = fp
+		t.fp = fingerprint(t.nodeHash, now)
 		return
 	}
 	fp := t.fp
