@@ -51,9 +51,12 @@ type maglev struct {
 	lastPref [][]NodeID // the pref table of the last assign or delta
 	cache    maglevCache
 	cur      *maglevTable // the table of the last update, in the cache
-	changed  []uint32     // scratch: the entries a delta found changed
-	nameRank []int        // by NodeID: rank of the name in name order
-	nameHash []uint64     // by NodeID: nameHash64 of the name
+	lastTab  *maglevTable // the table of the last assign or delta
+	diffs    maglevDiffs
+	serial   uint64   // tables filled so far
+	changed  []uint32 // scratch: the entries a delta found changed
+	nameRank []int    // by NodeID: rank of the name in name order
+	nameHash []uint64 // by NodeID: nameHash64 of the name
 }
 
 // entryGroups lists the keys by table entry: the keys of entry e are
@@ -174,7 +177,8 @@ func (g *maglev) populate() []int {
 	for _, e := range es {
 		counts[e.id] = e.taken
 	}
-	g.cur = &maglevTable{table: g.table, counts: counts}
+	g.serial++
+	g.cur = &maglevTable{table: g.table, counts: counts, serial: g.serial}
 	g.cache.put(key, g.cur)
 	return counts
 }
@@ -185,6 +189,7 @@ type maglevTable struct {
 	table  []NodeID
 	counts []int
 	arcs   []Arc
+	serial uint64 // names the table in maglevDiffs
 }
 
 // maglevCache keeps the last few tables by live set and weights. Tables
@@ -308,6 +313,7 @@ func (g *maglev) keyGroups() entryGroups {
 
 func (g *maglev) assign(lists [][]NodeID) {
 	pref := g.prefs(len(lists))
+	g.lastTab = g.cur
 	gr := g.keyGroups()
 	for e := range g.m {
 		for _, k := range gr.keys[gr.start[e]:gr.start[e+1]] {
@@ -326,19 +332,15 @@ func (g *maglev) delta(d *delta) bool {
 	}
 	pref := g.prefs(len(d.lists))
 	gr := g.keyGroups()
-	changed := g.changed[:0]
 	if len(pref) == 1 {
-		old, cur := g.lastPref[0], pref[0]
-		for e := range g.m {
-			if old[e] != cur[e] {
-				changed = append(changed, uint32(e))
-			}
-		}
-	} else {
-		for e := range g.m {
-			if !sameLists(g.lastPref, e, pref, e) {
-				changed = append(changed, uint32(e))
-			}
+		g.delta1(d, gr)
+		g.lastPref = pref
+		return true
+	}
+	changed := g.changed[:0]
+	for e := range g.m {
+		if !sameLists(g.lastPref, e, pref, e) {
+			changed = append(changed, uint32(e))
 		}
 	}
 	g.changed = changed
