@@ -41,7 +41,9 @@ type rendezvous struct {
 	weight   []int // by NodeID, 0 when not live
 	weighted bool
 	ids      []NodeID  // key i's list at [i·R, (i+1)·R)
-	sc       []float64 // scores beside ids
+	sc       []float64 // scores beside ids, or nil with one unweighted owner
+	hi       []uint32  // with one unweighted owner: x>>32 of each key's owner
+	undo     rendezvousUndo
 }
 
 func newRendezvous(spec RuleSpec, e *env) (*rendezvous, error) {
@@ -127,7 +129,8 @@ func (z *rendezvous) offer(k uint64, ids []NodeID, sc []float64, m Member) bool 
 // rank fills one key's list from every live node.
 func (z *rendezvous) rank(k uint64, ids []NodeID, sc []float64, weighted bool) {
 	if len(ids) == 1 && !weighted {
-		ids[0], sc[0] = z.best(k)
+		id, s := z.best(k)
+		ids[0], sc[0] = id, float64(s)
 		return
 	}
 	fill(ids, NoNode)
@@ -137,8 +140,8 @@ func (z *rendezvous) rank(k uint64, ids []NodeID, sc []float64, weighted bool) {
 }
 
 // best is rank's unweighted single-owner case: the live node of highest
-// score, ties to the name that sorts first.
-func (z *rendezvous) best(k uint64) (NodeID, float64) {
+// score x>>12, ties to the name that sorts first, and that score.
+func (z *rendezvous) best(k uint64) (NodeID, uint64) {
 	if len(z.liveTag) > 0 {
 		// ⌊x/2¹²⌋ in the high 52 bits, the complement of the name rank in
 		// the low 12: the largest packed value is the highest score, ties
@@ -148,11 +151,11 @@ func (z *rendezvous) best(k uint64) (NodeID, float64) {
 		for e, seed := range z.liveSeed {
 			top = max(top, mix64(k^seed)&^(maxTagged-1)|tags[e])
 		}
-		return z.byRank[maxTagged-1-top&(maxTagged-1)], float64(top >> 12)
+		return z.byRank[maxTagged-1-top&(maxTagged-1)], top >> 12
 	}
-	id, s := NoNode, 0.0
+	id, s := NoNode, uint64(0)
 	for _, m := range z.live {
-		x := float64(mix64(k^z.seed[m.ID]) >> 12)
+		x := mix64(k^z.seed[m.ID]) >> 12
 		if id == NoNode || x > s || x == s && z.nameRank[m.ID] < z.nameRank[id] {
 			id, s = m.ID, x
 		}
@@ -170,6 +173,10 @@ func (z *rendezvous) assign(lists [][]NodeID) {
 		z.rankChanges(z.weight, weight, nil)
 	}
 	z.weight = weight
+	if R == 1 {
+		copy(lists[0], z.ids)
+		return
+	}
 	for i := range z.env.keys.Len() {
 		for r, l := range lists {
 			l[i] = z.ids[i*R+r]
@@ -221,6 +228,11 @@ func reweighted(old, cur []int) bool {
 }
 
 func (z *rendezvous) rankAll() {
+	if z.R == 1 && !z.weighted {
+		z.rankAllOne()
+		return
+	}
+	z.hi = nil
 	R, keys := z.R, z.kc.keys64()
 	K := z.env.keys.Len()
 	z.ids = make([]NodeID, K*R)
@@ -248,7 +260,7 @@ func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
 		return
 	}
 	if z.R == 1 && !z.weighted {
-		z.changesOne(gone, added, d)
+		z.changesOne(old, cur, gone, added, d)
 		return
 	}
 	R, keys := z.R, z.kc.keys64()
@@ -268,38 +280,6 @@ func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
 			d.add(i, ids)
 		}
 	}
-}
-
-// changesOne is rankChanges for one unweighted owner per key: a key whose
-// owner left is ranked afresh; any other key scores each joining node
-// once and compares it with its owner's score.
-func (z *rendezvous) changesOne(gone []bool, added []Member, d *delta) {
-	keys := z.kc.keys64()
-	ids, sc := z.ids, z.sc[:len(z.ids)]
-	for i, id := range ids {
-		k := keys.at(i)
-		if gone[id] {
-			ids[i], sc[i] = z.best(k)
-		} else if !z.beats(k, added, &ids[i], &sc[i]) {
-			continue
-		}
-		if d != nil {
-			d.add(i, ids[i:i+1])
-		}
-	}
-}
-
-// beats replaces a key's owner by the best of the added nodes that
-// outscores it, and reports whether one did.
-func (z *rendezvous) beats(k uint64, added []Member, id *NodeID, s *float64) bool {
-	won := false
-	for _, m := range added {
-		x := float64(mix64(k^z.seed[m.ID]) >> 12)
-		if x > *s || x == *s && z.nameRank[m.ID] < z.nameRank[*id] {
-			*id, *s, won = m.ID, x, true
-		}
-	}
-	return won
 }
 
 // listsAny reports whether ids holds a node marked in set.
