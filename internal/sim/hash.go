@@ -15,13 +15,16 @@ func Hash32(s string) uint32 { return fnv1aFmix(s) }
 // hash32Bytes is Hash32 over a byte slice.
 func hash32Bytes(b []byte) uint32 { return fnv1aFmix(b) }
 
-func fnv1aFmix[T string | []byte](b T) uint32 {
-	h := uint32(fnvOffset32)
+func fnv1aFmix[T string | []byte](b T) uint32 { return fmix32(fnv1a(fnvOffset32, b)) }
+
+// fnv1a continues 32-bit FNV-1a from state h over the bytes of b, so that
+// keys sharing a prefix can start from the prefix's state.
+func fnv1a[T string | []byte](h uint32, b T) uint32 {
 	for i := 0; i < len(b); i++ {
 		h ^= uint32(b[i])
 		h *= fnvPrime32
 	}
-	return fmix32(h)
+	return h
 }
 
 // fmix32 is the final avalanche step of MurmurHash3 (Austin Appleby,

@@ -50,13 +50,7 @@ func NewKeySet(spec KeySpec, seed uint64) *KeySet {
 	if spec.List != nil {
 		n = len(spec.List)
 	}
-	pos := make([]uint32, n)
-	var buf []byte
-	for i := range pos {
-		buf = k.appendGen(buf[:0], uint32(i))
-		pos[i] = hash32Bytes(buf)
-	}
-	k.Pos, k.Gen = sortByPosition(pos)
+	k.Pos, k.Gen = unpackSorted(radixSort(k.packedPositions(n)))
 	k.keyCell = stripOffsets(k.Gen)
 	k.setWeights(spec, seed)
 	return k
@@ -105,30 +99,78 @@ func stripOffsets(places []uint32) []uint16 {
 // The largest offset stripOffsets writes fits a uint16.
 var _ = [1]int{}[(MaxStripCells*NumReasons-1)>>16]
 
+// packedPositions returns Hash32 of each of the n keys in generation
+// order, packed as position<<32 | generation index. A generated key's
+// hash continues from the hash state after its prefix.
+func (k *KeySet) packedPositions(n int) []uint64 {
+	a := make([]uint64, n)
+	if k.list != nil {
+		for g, key := range k.list {
+			a[g] = uint64(Hash32(key))<<32 | uint64(g)
+		}
+		return a
+	}
+	h0 := fnv1a(fnvOffset32, k.prefix)
+	var buf [20]byte
+	for g := range a {
+		digits := strconv.AppendUint(buf[:0], uint64(k.number(uint32(g))), 10)
+		a[g] = uint64(fmix32(fnv1a(h0, digits)))<<32 | uint64(g)
+	}
+	return a
+}
+
 // sortByPosition returns pos sorted ascending and, for each sorted entry,
-// its original index; ties keep the original order (LSD radix sort, stable).
+// its original index; ties keep the original order.
 func sortByPosition(pos []uint32) (sorted, index []uint32) {
-	n := len(pos)
-	sorted, index = make([]uint32, n), make([]uint32, n)
-	tmpP, tmpI := make([]uint32, n), make([]uint32, n)
-	for i := range pos {
-		sorted[i], index[i] = pos[i], uint32(i)
+	a := make([]uint64, len(pos))
+	for i, p := range pos {
+		a[i] = uint64(p)<<32 | uint64(i)
 	}
-	for shift := uint(0); shift < 32; shift += 8 {
-		var count [257]int
-		for _, p := range sorted {
-			count[(p>>shift)&0xff+1]++
-		}
-		for b := 1; b < 257; b++ {
-			count[b] += count[b-1]
-		}
-		for i, p := range sorted {
-			d := count[(p>>shift)&0xff]
-			count[(p>>shift)&0xff]++
-			tmpP[d], tmpI[d] = p, index[i]
-		}
-		sorted, tmpP = tmpP, sorted
-		index, tmpI = tmpI, index
+	return unpackSorted(radixSort(a))
+}
+
+// unpackSorted splits words position<<32 | index into their two halves.
+func unpackSorted(a []uint64) (pos, index []uint32) {
+	pos, index = make([]uint32, len(a)), make([]uint32, len(a))
+	for i, v := range a {
+		pos[i], index[i] = uint32(v>>32), uint32(v)
 	}
-	return sorted, index
+	return pos, index
+}
+
+// radixSort sorts words position<<32 | index by position, keeping the
+// order of equal positions, and returns them (in a or in a new array).
+// It is an LSD radix sort, 8 bits a pass, so that every pass moves one
+// array; the four passes' counts are taken in one read beforehand, and a
+// pass whose digit is the same for every word is skipped.
+func radixSort(a []uint64) []uint64 {
+	var count [4][256]int
+	for _, v := range a {
+		p := uint32(v >> 32)
+		count[0][p&0xff]++
+		count[1][p>>8&0xff]++
+		count[2][p>>16&0xff]++
+		count[3][p>>24]++
+	}
+	var tmp []uint64
+	for d := range count {
+		shift := 32 + 8*d
+		if len(a) == 0 || count[d][a[0]>>shift&0xff] == len(a) {
+			continue
+		}
+		if tmp == nil {
+			tmp = make([]uint64, len(a))
+		}
+		next := 0
+		for b, c := range count[d] {
+			count[d][b], next = next, next+c
+		}
+		for _, v := range a {
+			b := v >> shift & 0xff
+			tmp[count[d][b]] = v
+			count[d][b]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
 }
