@@ -126,6 +126,19 @@ func BenchmarkBoundedTight(b *testing.B) {
 	}
 }
 
+// BenchmarkMultiprobeVNodes is the multiprobe step with several points
+// per node (BenchmarkStep's has one, as in the paper): each add brings
+// that many arriving points, checked one by one up to three and through a
+// bucket index beyond.
+func BenchmarkMultiprobeVNodes(b *testing.B) {
+	k, n := 1_000_000, 100
+	for _, v := range []int{4, 16} {
+		b.Run(fmt.Sprintf("rule=multiprobe/keys=%s/nodes=%d/vnodes=%d", sizeName(k), n, v), func(b *testing.B) {
+			benchSteps(b, RuleSpec{Kind: "multiprobe", VNodes: v}, k, n, add(benchNode(n)), remove(benchNode(n)))
+		})
+	}
+}
+
 // BenchmarkScale runs the ring's add-and-remove step on 10⁴ to 10⁷ keys:
 // the cost per key should stay flat or fall as K grows, since a step
 // touches only the keys that move plus O(points) work.

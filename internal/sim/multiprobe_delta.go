@@ -26,9 +26,9 @@ type multiprobePlaced struct {
 	pref  [][]NodeID
 }
 
-// multiprobeMaxArrivals is the most arriving points delta checks every
-// key against; beyond it a step is placed from scratch.
-const multiprobeMaxArrivals = 8
+// multiprobeFewArrivals is the most arriving points delta checks every
+// probe against one by one; beyond it, it looks them up by bucket.
+const multiprobeFewArrivals = 3
 
 // perKey returns the per-key arrays, allocated once.
 func (m *multiprobePlaced) perKey(k int) ([]NodeID, []uint32) {
@@ -108,7 +108,7 @@ func (p *multiprobe) delta(d *delta) bool {
 	}
 	pref := p.r.prefs(R)
 	c, ok := p.changes(pref)
-	if !ok || len(c.arrive) > multiprobeMaxArrivals {
+	if !ok {
 		return false
 	}
 	owner, dist := p.last.owner, p.last.dist
@@ -128,10 +128,17 @@ func (p *multiprobe) delta(d *delta) bool {
 				redo(i)
 			}
 		}
-	case len(c.arrive) > 0:
+	case len(c.arrive) <= multiprobeFewArrivals:
 		stale := c.stale
 		for i, h := range pos {
 			if stale[owner[i]] || p.gap(h, c.arrive) <= dist[i] {
+				redo(i)
+			}
+		}
+	default:
+		stale, ix := c.stale, newArrivalIndex(c.arrive)
+		for i, h := range pos {
+			if stale[owner[i]] || p.gapBound(h, ix) <= dist[i] {
 				redo(i)
 			}
 		}
@@ -171,4 +178,57 @@ func probeGap(a, d uint32, k int) uint32 {
 		m1 = min(m1, a1)
 	}
 	return min(m0, m1, m2)
+}
+
+// arrivalIndex finds, for a probe, a lower bound on its distance to the
+// next arriving point without a search: the circle is cut into buckets,
+// and a probe whose bucket holds an arrival at or after it gets 0 (its
+// key is probed again), any other the exact distance to the first
+// arrival of a later bucket.
+type arrivalIndex struct {
+	shift uint
+	mask  uint32
+	first []uint32 // first[b]: the first arrival at or after bucket b's start, wrapping; len B+1
+	end   []uint32 // end[b]: 1 + the offset in bucket b of its last arrival, 0 when none
+}
+
+// newArrivalIndex indexes the arrivals (in ascending order) with at
+// least 512 buckets per arrival, 2¹² to 2²⁰ buckets.
+func newArrivalIndex(arrive []uint32) *arrivalIndex {
+	bits := uint(12)
+	for 1<<bits < 512*len(arrive) && bits < 20 {
+		bits++
+	}
+	B := 1 << bits
+	ix := &arrivalIndex{shift: 32 - bits, mask: 1<<(32-bits) - 1, first: make([]uint32, B+1), end: make([]uint32, B)}
+	for _, q := range arrive {
+		ix.end[q>>ix.shift] = q&ix.mask + 1
+	}
+	next := arrive[0] // wrapping: past the last arrival comes the first
+	a := len(arrive) - 1
+	for b := B; b >= 0; b-- {
+		for a >= 0 && uint64(arrive[a]) >= uint64(b)<<ix.shift {
+			next = arrive[a]
+			a--
+		}
+		ix.first[b] = next
+	}
+	return ix
+}
+
+// gapBound is a lower bound on gap(h, arrivals) from the index.
+func (p *multiprobe) gapBound(h uint32, ix *arrivalIndex) uint32 {
+	d := fmix32(h+0x9e3779b9) | 1
+	m := ^uint32(0)
+	x := h
+	for range p.k {
+		b := x >> ix.shift
+		g := ix.first[b+1] - x
+		if ix.end[b] > x&ix.mask {
+			g = 0
+		}
+		m = min(m, g)
+		x += d
+	}
+	return m
 }
