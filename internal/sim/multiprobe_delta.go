@@ -128,6 +128,8 @@ func (p *multiprobe) delta(d *delta) bool {
 				redo(i)
 			}
 		}
+	case len(c.arrive) == 1:
+		p.scan1(c.arrive[0], c.stale, redo)
 	case len(c.arrive) <= multiprobeFewArrivals:
 		stale := c.stale
 		for i, h := range pos {
@@ -145,6 +147,33 @@ func (p *multiprobe) delta(d *delta) bool {
 	}
 	p.last.set(p.r, pref)
 	return true
+}
+
+// scan1 re-probes the keys of stale nodes and the keys that the one
+// arriving point at q may capture: gap and probeGap written out in one
+// loop, the common step (one node of one point joins or recovers).
+func (p *multiprobe) scan1(q uint32, stale []bool, redo func(int)) {
+	owner, dist, k := p.last.owner, p.last.dist, p.k
+	for i, h := range p.r.kc.pos32() {
+		d := fmix32(h+0x9e3779b9) | 1
+		m0, m1, m2 := ^uint32(0), ^uint32(0), ^uint32(0)
+		a0 := q - h
+		a1, a2, d3 := a0-d, a0-2*d, 3*d
+		j := 0
+		for ; j+3 <= k; j += 3 {
+			m0, m1, m2 = min(m0, a0), min(m1, a1), min(m2, a2)
+			a0, a1, a2 = a0-d3, a1-d3, a2-d3
+		}
+		if j < k {
+			m0 = min(m0, a0)
+		}
+		if j+1 < k {
+			m1 = min(m1, a1)
+		}
+		if stale[owner[i]] || min(m0, m1, m2) <= dist[i] {
+			redo(i)
+		}
+	}
 }
 
 // gap returns the least clockwise distance from any probe of the key at
