@@ -221,20 +221,42 @@ func (j *jump) delta(d *delta) bool {
 	if d0 := slices.Index(same, false); d0 >= 0 && 3*(len(j.lastPref[0])-d0) > len(j.lastPref[0]) {
 		return false
 	}
+	changed := make([]uint8, len(j.lastPref[0]))
+	for b := range changed {
+		changed[b] = uint8(b2i(b >= len(same) || !same[b]))
+	}
 	keys := j.kc.keys64()
-	for i, b := range j.bucket {
-		if b < nb && j.next[i] >= nb {
-			if b >= uint32(len(same)) || !same[b] {
-				d.addFrom(i, pref, int(b))
+	var at [jumpBlock]uint32
+	for lo := 0; lo < len(j.bucket); lo += jumpBlock {
+		hi := min(lo+jumpBlock, len(j.bucket))
+		for _, i := range gatherDelta(&at, j.bucket[lo:hi], j.next[lo:hi], lo, nb, changed) {
+			if b := j.bucket[i]; b >= nb || j.next[i] < nb {
+				nbk, next := jumpNext(keys.at(int(i)), int(nb))
+				j.bucket[i], j.next[i] = uint32(nbk), next
 			}
-			continue
+			d.addFrom(int(i), pref, int(j.bucket[i]))
 		}
-		nbk, next := jumpNext(keys.at(i), int(nb))
-		j.bucket[i], j.next[i] = uint32(nbk), next
-		d.addFrom(i, pref, nbk)
 	}
 	j.lastPref, j.nb = pref, nb
 	return true
+}
+
+// jumpBlock is how many keys delta gathers at a time.
+const jumpBlock = 2048
+
+// gatherDelta gathers into at, without a branch, the keys lo+i whose
+// bucket[i] nb buckets can change (at or above nb, or next jump below it)
+// or whose bucket's list changed (changed[bucket] = 1).
+//
+//go:noinline
+func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32, changed []uint8) []uint32 {
+	n := 0
+	next = next[:len(bucket)]
+	for i, b := range bucket {
+		at[n&(jumpBlock-1)] = uint32(lo + i)
+		n += b2i(b >= nb) | b2i(next[i] < nb) | int(changed[b])
+	}
+	return at[:n]
 }
 
 // sameBuckets reports, for every bucket both tables have, whether its
