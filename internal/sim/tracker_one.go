@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // The single-replica fast path of the tracker. With one replica a key's
 // list is its primary owner, and the rules that move many keys at once
 // (modulo at every step, jump when it renumbers) spend most of a step on
@@ -35,6 +37,10 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 		// The log would go dense: snapshot the assignment before the
 		// step now rather than growing a sparse log first.
 		u.dense = append(u.dense[:0], cur...)
+	} else if keys != nil {
+		// A delta's entries bound its moves: size the log once.
+		n := min(len(keys), sparseMax)
+		u.keys, u.old = slices.Grow(u.keys, n), slices.Grow(u.old, n)
 	}
 	pc, w := &t.pairs, t.w
 	t.counted = true
