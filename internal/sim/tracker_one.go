@@ -31,8 +31,8 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 		return
 	}
 	forced, gained := reasonTables(acc)
-	gen, rank, cells := t.res.Keys.Gen, t.rank, t.cells
-	ko, ho := acc.sr.Strip.KeyOrder, acc.sr.Strip.HashOrder
+	rank, cells := t.rank, t.cells
+	ko, ho := t.flatStrip(), acc.sr.Strip.HashOrder
 	if dense {
 		// The log would go dense: snapshot the assignment before the
 		// step now rather than growing a sparse log first.
@@ -49,13 +49,12 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	// that the loop does not wait on one counter it just incremented.
 	hcell, nG, nF, nC := 0, uint32(0), uint32(0), uint32(0)
 	var buf [moveBlock]uint32
+	var mk movedKeys
 	for base := 0; base < len(owners); base += moveBlock {
-		for _, jj := range movedIn(&buf, cur, keys, owners, base) {
-			j := int(jj)
-			k := j
-			if keys != nil {
-				k = int(keys[j])
-			}
+		moved := movedIn(&buf, cur, keys, owners, base)
+		mk.gather(moved, keys, t.res.Keys.keyCell, rank)
+		for i, jj := range moved {
+			j, k := int(jj), int(mk.key[i])
 			c, o := owners[j], cur[k]
 			if len(u.dense) == 0 {
 				if len(u.keys) < sparseMax {
@@ -77,12 +76,8 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 				pc.reqs[cell] += int64(w[k])
 			}
 			why := reasonOf[forced[o]<<1|gained[c]]
-			ko[cells.of(gen[k])][why]++
-			h := uint32(k)
-			if rank != nil {
-				h = rank[k]
-			}
-			if hc := cells.of(h); hc != hcell {
+			ko[int(mk.cell[i])+int(why)]++
+			if hc := cells.of(mk.place[i]); hc != hcell {
 				ho[hcell][ReasonGained] += nG
 				ho[hcell][ReasonForced] += nF
 				ho[hcell][ReasonCollateral] += nC
@@ -96,11 +91,39 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	ho[hcell][ReasonGained] += nG
 	ho[hcell][ReasonForced] += nF
 	ho[hcell][ReasonCollateral] += nC
+	foldStrip(acc.sr.Strip.KeyOrder, ko)
 	moved := pc.applyLoads(t.loads)
 	acc.sr.Moved += moved
 	acc.sr.ReplicaMoved += moved
 	acc.sr.Copies += moved
 	t.fpAfter(u, cur, owners, store)
+}
+
+// movedKeys holds, for a block of moved entries, each one's key, the
+// offset of its KeyOrder strip cell (KeySet.keyCell) and its place in the
+// rule's order.
+type movedKeys struct {
+	key, place [moveBlock]uint32
+	cell       [moveBlock]uint16
+}
+
+// gather fills m for the entries moved (keys[j], or j when keys is nil),
+// in a loop of its own: a delta's keys are scattered over the key arrays,
+// and a short loop lets their loads overlap.
+func (m *movedKeys) gather(moved, keys []uint32, keyCell []uint16, rank []uint32) {
+	for i, j := range moved {
+		k := j
+		if keys != nil {
+			k = keys[j]
+		}
+		m.key[i&(moveBlock-1)], m.cell[i&(moveBlock-1)] = k, keyCell[k]
+	}
+	copy(m.place[:], m.key[:len(moved)])
+	if rank != nil {
+		for i, k := range m.key[:len(moved)] {
+			m.place[i] = rank[k]
+		}
+	}
 }
 
 // applyLoads moves the counted keys of every pair from its old owner's
