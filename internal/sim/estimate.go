@@ -24,8 +24,9 @@ func EstimateMemory(s *Scenario) int64 {
 	if s.Keys.Weighted() {
 		live += 8 * k // weights by generation and by canonical index
 	}
+	uniform := uniformWeights(s)
 	for _, spec := range s.Rules {
-		live += k*perKeyBytes(spec, r) + steps*perStepBytes(spec, points, k)
+		live += k*perKeyBytes(spec, r, uniform) + steps*perStepBytes(spec, points, k)
 	}
 	return live * 3 / 2
 }
@@ -33,14 +34,19 @@ func EstimateMemory(s *Scenario) int64 {
 // perKeyBytes is one rule's working memory per key with lists of length
 // r: the tracker's assignment and scratch (2r + 2r bytes), its delta
 // (4 + 2r) and undo logs (historyBytesPerKey, plus as much for the log
-// being written), and the rule's own arrays.
-func perKeyBytes(spec RuleSpec, r int64) int64 {
+// being written), and the rule's own arrays. uniform says that every
+// node weighs the same at every step.
+func perKeyBytes(spec RuleSpec, r int64, uniform bool) int64 {
 	n := 6*r + 4 + 2*historyBytesPerKey
 	switch spec.Kind {
 	case "jump":
 		n += 8 // bucket and next jump
 	case "rendezvous":
-		n += 10 * r // node and score per list entry
+		if r == 1 && uniform {
+			n += 6 // the owner and 32 bits of its hash
+		} else {
+			n += 10 * r // node and score per list entry
+		}
 	case "maglev":
 		n += 4 // keys grouped by entry
 	case "slots":
@@ -69,6 +75,35 @@ func perStepBytes(spec RuleSpec, points, k int64) int64 {
 		n += 8 * WheelSamples
 	}
 	return n
+}
+
+// uniformWeights reports whether every node the scenario names weighs the
+// same and no step reweighs one.
+func uniformWeights(s *Scenario) bool {
+	w := 0
+	same := func(v int) bool {
+		v = max(v, 1)
+		if w == 0 {
+			w = v
+		}
+		return v == w
+	}
+	for _, n := range s.Nodes {
+		if !same(n.Weight) {
+			return false
+		}
+	}
+	for _, st := range s.Steps {
+		if st.Op == OpWeight {
+			return false
+		}
+		for _, n := range st.Nodes {
+			if st.Op == OpAdd && !same(n.Weight) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // maxReplicas is the longest preference list any step asks for.

@@ -23,3 +23,19 @@ func TestEstimateMemory(t *testing.T) {
 	}
 	t.Logf("10⁶ keys: %d MB, 10⁷ keys: %d MB", e6>>20, e7>>20)
 }
+
+// TestEstimateRendezvousWeights: rendezvous keeps 6 bytes per key with one
+// replica and equal weights, 10 per list entry otherwise, and the estimate
+// follows.
+func TestEstimateRendezvousWeights(t *testing.T) {
+	s := &Scenario{Keys: KeySpec{Count: 1e6}, Nodes: nodeNames(10), Rules: []RuleSpec{{Kind: "rendezvous"}},
+		Steps: []Step{add("x")}}
+	even := EstimateMemory(s)
+	s.Steps = []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "x", Weight: 2}}}}
+	if d := EstimateMemory(s) - even; d != 4e6*3/2 {
+		t.Errorf("a heavier node adds %d bytes, want %d", d, int64(4e6*3/2))
+	}
+	if !uniformWeights(&Scenario{Nodes: []NodeSpec{{Name: "a"}, {Name: "b", Weight: 1}}, Steps: []Step{add("c")}}) {
+		t.Error("weights 0 (the default, 1) and 1 are not uniform")
+	}
+}
