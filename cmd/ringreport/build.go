@@ -34,25 +34,54 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	files, code := buildFiles(paths, f, stderr)
-	if files == nil {
+	// The output directory is opened at the first file, so that input
+	// errors leave the file system untouched, and then filled file by
+	// file as scenarios finish.
+	var w *outdir.Writer
+	code = streamFiles(paths, f, stderr, func(file outdir.File) (err error) {
+		if w == nil {
+			if w, err = outdir.Create(f.out, f.force); err != nil {
+				return err
+			}
+		}
+		return w.Add(file)
+	})
+	if w == nil {
+		return exitStatus(code)
+	}
+	if code != exitOK && code != exitFailedExpectations {
+		w.Abort()
 		return code
 	}
-	if err := outdir.Write(f.out, files, f.force); err != nil {
+	if err := w.Commit(); err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
+		return exitError
+	}
+	return exitStatus(code)
+}
+
+// exitFailedExpectations is streamFiles' code for a complete site whose
+// expectations failed: the site is written, and the command exits with
+// exitError.
+const exitFailedExpectations = -1
+
+// exitStatus maps streamFiles' codes to the command's exit status.
+func exitStatus(code int) int {
+	if code == exitFailedExpectations {
 		return exitError
 	}
 	return code
 }
 
-// buildFiles reads and builds the scenarios paths name, printing errors.
-// When only expectations failed it returns the files with exitError: the
-// site is complete and shows the failures, but the command must fail.
-func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, int) {
+// streamFiles reads and builds the scenarios paths name, handing each
+// output file to emit as it is ready, and prints errors. It returns
+// exitOK, exitFailedExpectations when every file was emitted but some
+// expectations failed, or exitError.
+func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdir.File) error) int {
 	inputs, err := readInputs(paths, f.limits)
 	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
-		return nil, exitError
+		return exitError
 	}
 	opts := site.Options{Jobs: f.jobs}
 	if f.templates != "" {
@@ -60,23 +89,25 @@ func buildFiles(paths []string, f buildFlags, stderr io.Writer) ([]outdir.File, 
 	}
 	var finish func()
 	opts.Progress, finish = progressFunc(stderr)
-	built, err := site.Build(inputs, opts)
+	var emitErr error
+	err = site.Stream(inputs, opts, func(file site.File) error {
+		emitErr = emit(outdir.File(file))
+		return emitErr
+	})
 	finish()
-	code := exitOK
 	var failed site.ExpectationsFailed
 	switch {
+	case emitErr != nil:
+		fmt.Fprintln(stderr, "ringreport:", emitErr)
+		return exitError
 	case errors.As(err, &failed):
 		fmt.Fprintln(stderr, err)
-		code = exitError
+		return exitFailedExpectations
 	case err != nil:
 		fmt.Fprintln(stderr, err)
-		return nil, exitError
+		return exitError
 	}
-	files := make([]outdir.File, len(built))
-	for i, b := range built {
-		files[i] = outdir.File(b)
-	}
-	return files, code
+	return exitOK
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -84,17 +115,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	files, code := buildFiles(paths, f, stderr)
-	if files == nil {
+	d := outdir.NewDiffer(f.out)
+	code = streamFiles(paths, f, stderr, d.Add)
+	if code != exitOK && code != exitFailedExpectations {
 		return code
 	}
-	diffs, err := outdir.Diff(f.out, files)
+	diffs, err := d.Result()
 	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
 	if len(diffs) == 0 {
-		return code // exitError when expectations failed
+		return exitStatus(code) // exitError when expectations failed
 	}
 	fmt.Fprintf(stderr, "ringreport: %s is stale (%d files differ):\n", f.out, len(diffs))
 	for _, d := range diffs {

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestFillStaysInside plants a symlink that leads out of the directory
+// TestAddStaysInside plants a symlink that leads out of the directory
 // being filled, as a racing process could, and checks that writes through
 // it are refused by the os.Root rather than landing outside.
-func TestFillStaysInside(t *testing.T) {
+func TestAddStaysInside(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "tmp")
 	outside := filepath.Join(base, "outside")
@@ -25,10 +25,15 @@ func TestFillStaysInside(t *testing.T) {
 	if err := os.Symlink("../outside/b.txt", filepath.Join(dir, "b.txt")); err != nil {
 		t.Fatal(err)
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &Writer{dir: filepath.Join(base, "out"), tmp: dir, root: root}
+	defer w.root.Close()
 	for _, f := range []File{{Path: "a/x.txt", Data: []byte("x")}, {Path: "b.txt", Data: []byte("b")}} {
-		err := fill(dir, []File{f})
-		if err == nil {
-			t.Errorf("fill wrote %s through a symlink out of the directory", f.Path)
+		if err := w.Add(f); err == nil {
+			t.Errorf("Add wrote %s through a symlink out of the directory", f.Path)
 		}
 	}
 	entries, _ := os.ReadDir(outside)

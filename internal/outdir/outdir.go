@@ -36,13 +36,39 @@ type File struct {
 // is set, a non-empty dir without the marker is refused. Leftovers of
 // earlier interrupted builds are removed first.
 func Write(dir string, files []File, force bool) error {
+	w, err := Create(dir, force)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := w.Add(f); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Commit()
+}
+
+// A Writer builds a new output directory one file at a time, so that a
+// build need not hold every file in memory: files go into a temporary
+// sibling of the directory, which Commit swaps into place. Until then,
+// and after Abort, the directory is exactly as it was.
+type Writer struct {
+	dir, tmp string
+	root     *os.Root
+}
+
+// Create starts replacing dir: it applies Write's checks, removes
+// leftovers of interrupted builds and opens a temporary sibling holding
+// only the marker.
+func Create(dir string, force bool) (*Writer, error) {
 	dir = filepath.Clean(dir)
 	if err := checkNotAncestor(dir); err != nil {
-		return err
+		return nil, err
 	}
 	cleanLeftovers(dir)
 	if err := checkOwned(dir, force); err != nil {
-		return err
+		return nil, err
 	}
 	parent, base := filepath.Split(dir)
 	if parent == "" {
@@ -50,17 +76,51 @@ func Write(dir string, files []File, force bool) error {
 	}
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
-		return fmt.Errorf("cannot create a temporary output directory: %w", err)
+		return nil, fmt.Errorf("cannot create a temporary output directory: %w", err)
 	}
-	if err := fill(tmp, files); err != nil {
+	w := &Writer{dir: dir, tmp: tmp}
+	if w.root, err = os.OpenRoot(tmp); err != nil {
 		os.RemoveAll(tmp)
+		return nil, err
+	}
+	if err := w.Add(File{Path: Marker, Data: []byte(markerText)}); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Add writes one file, at a clean relative path, creating its folders.
+// It is not safe for concurrent use.
+func (w *Writer) Add(f File) error {
+	if err := validPath(f.Path); err != nil {
 		return err
 	}
-	if err := swap(tmp, dir); err != nil {
-		os.RemoveAll(tmp)
-		return fmt.Errorf("cannot move the new output into %s: %w", dir, err)
+	if d := path.Dir(f.Path); d != "." {
+		if err := w.root.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("cannot create %s: %w", d, err)
+		}
+	}
+	if err := w.root.WriteFile(f.Path, f.Data, 0o644); err != nil {
+		return fmt.Errorf("cannot write %s: %w", f.Path, err)
 	}
 	return nil
+}
+
+// Commit swaps the new directory into place and removes the old one.
+func (w *Writer) Commit() error {
+	w.root.Close()
+	if err := swap(w.tmp, w.dir); err != nil {
+		os.RemoveAll(w.tmp)
+		return fmt.Errorf("cannot move the new output into %s: %w", w.dir, err)
+	}
+	return nil
+}
+
+// Abort discards what was written; the directory stays as it was.
+func (w *Writer) Abort() {
+	w.root.Close()
+	os.RemoveAll(w.tmp)
 }
 
 // checkNotAncestor refuses to replace the working directory or one of
@@ -97,30 +157,6 @@ func checkOwned(dir string, force bool) error {
 	return nil
 }
 
-// fill writes files and the marker into dir through an os.Root.
-func fill(dir string, files []File) error {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	all := append([]File{{Path: Marker, Data: []byte(markerText)}}, files...)
-	for _, f := range all {
-		if err := validPath(f.Path); err != nil {
-			return err
-		}
-		if d := path.Dir(f.Path); d != "." {
-			if err := root.MkdirAll(d, 0o755); err != nil {
-				return fmt.Errorf("cannot create %s: %w", d, err)
-			}
-		}
-		if err := root.WriteFile(f.Path, f.Data, 0o644); err != nil {
-			return fmt.Errorf("cannot write %s: %w", f.Path, err)
-		}
-	}
-	return nil
-}
-
 // validPath accepts only clean, relative, slash-separated paths.
 func validPath(p string) error {
 	if p == "" || !fs.ValidPath(p) || strings.Contains(p, `\`) {
@@ -149,44 +185,61 @@ func cleanLeftovers(dir string) {
 // sorted: "changed: p", "missing: p" (in files, not in dir), "extra: p"
 // (in dir, not in files). The marker is ignored.
 func Diff(dir string, files []File) ([]string, error) {
-	want := map[string][]byte{}
+	d := NewDiffer(dir)
 	for _, f := range files {
-		want[f.Path] = f.Data
+		if err := d.Add(f); err != nil {
+			return nil, err
+		}
 	}
-	var out []string
-	have := map[string]bool{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+	return d.Result()
+}
+
+// A Differ compares dir with a build's files as they come, one at a time,
+// so that a check need not hold every file in memory.
+type Differ struct {
+	dir  string
+	seen map[string]bool
+	out  []string
+}
+
+// NewDiffer starts comparing dir.
+func NewDiffer(dir string) *Differ { return &Differ{dir: dir, seen: map[string]bool{}} }
+
+// Add compares one file with its namesake in the directory. It is not
+// safe for concurrent use.
+func (d *Differ) Add(f File) error {
+	if err := validPath(f.Path); err != nil {
+		return err
+	}
+	d.seen[f.Path] = true
+	got, err := os.ReadFile(filepath.Join(d.dir, filepath.FromSlash(f.Path)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.out = append(d.out, "missing: "+f.Path)
+	case err != nil:
+		return err
+	case !bytes.Equal(got, f.Data):
+		d.out = append(d.out, "changed: "+f.Path)
+	}
+	return nil
+}
+
+// Result adds the files in the directory that no Add named ("extra: p")
+// and returns every difference, sorted.
+func (d *Differ) Result() ([]string, error) {
+	err := filepath.WalkDir(d.dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if rel == Marker {
-			return nil
-		}
-		have[rel] = true
-		data, ok := want[rel]
-		if !ok {
-			out = append(out, "extra: "+rel)
-			return nil
-		}
-		got, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if !bytes.Equal(got, data) {
-			out = append(out, "changed: "+rel)
+		rel, _ := filepath.Rel(d.dir, p)
+		if rel = filepath.ToSlash(rel); rel != Marker && !d.seen[rel] {
+			d.out = append(d.out, "extra: "+rel)
 		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	for p := range want {
-		if !have[p] {
-			out = append(out, "missing: "+p)
-		}
-	}
-	slices.Sort(out)
-	return out, nil
+	slices.Sort(d.out)
+	return d.out, nil
 }

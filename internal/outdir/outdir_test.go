@@ -114,6 +114,34 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestWriterAbort: a Writer that is aborted, or that fails midway,
+// leaves the directory as it was and no temporary sibling behind.
+func TestWriterAbort(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "out")
+	if err := Write(dir, files("a.txt", "old"), false); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(File{Path: "a.txt", Data: []byte("new")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Add(File{Path: "../escape.txt", Data: []byte("x")}); err == nil {
+		t.Error("Add accepted a path out of the directory")
+	}
+	w.Abort()
+	if got := read(t, filepath.Join(dir, "a.txt")); got != "old" {
+		t.Errorf("after Abort a.txt = %q, want the old contents", got)
+	}
+	entries, _ := os.ReadDir(base)
+	if len(entries) != 1 {
+		t.Errorf("Abort left %d entries beside out/, want none", len(entries)-1)
+	}
+}
+
 // The -update flag exists in every test binary so that
 // `go test ./... -update` works; outdir has no golden files of its own.
 var _ = golden.Update

@@ -22,7 +22,7 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 	s := res.Scenario
 	r := &Report{
 		Name:    s.Name,
-		Title:   cmp.Or(s.Title, s.Name),
+		Title:   Title(s),
 		About:   strings.TrimSpace(s.About),
 		Setup:   setup(res),
 		Rules:   ruleInfos(res),
@@ -197,3 +197,6 @@ func placeFigures(r *Report, figs []svg.Figure) {
 		}
 	}
 }
+
+// Title is a scenario's title: its title, or its name when it has none.
+func Title(s *sim.Scenario) string { return cmp.Or(s.Title, s.Name) }

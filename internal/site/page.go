@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/report"
+	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 )
 
@@ -73,45 +74,42 @@ type Card struct {
 	ThumbTitle string
 }
 
-// renderPage renders scenario i of all as its index.html.
-func renderPage(t *siteTemplates, all []*Scenario, i int) ([]byte, error) {
-	sc := all[i]
-	p := Page{
-		Name:     sc.Name,
-		Title:    sc.Report.Title,
-		Finding:  report.Finding(sc.Report),
-		Body:     sc.body,
-		Sections: sc.headings,
-		Position: i + 1,
-		Total:    len(all),
-		Files: []Link{
-			{"report.md", "report.md"}, {"data.json", "data.json"}, {"steps.csv", "steps.csv"},
-		},
-	}
+// renderPage renders sc's index.html; nav holds its place in the gallery
+// and its neighbours' links.
+func renderPage(t *siteTemplates, sc *Scenario, nav Page) ([]byte, error) {
+	p := nav
+	p.Name, p.Title = sc.Name, sc.Report.Title
+	p.Finding = report.Finding(sc.Report)
+	p.Body, p.Sections = sc.body, sc.headings
+	p.Files = []Link{{"report.md", "report.md"}, {"data.json", "data.json"}, {"steps.csv", "steps.csv"}}
 	for _, h := range sc.headings {
 		if h.Step >= 0 {
 			p.Steps = append(p.Steps, h)
 		}
 	}
-	if i > 0 {
-		p.Prev = pageLink(all[i-1])
-	}
-	if i+1 < len(all) {
-		p.Next = pageLink(all[i+1])
-	}
 	return execute(t.html, PageTemplate, p)
 }
 
-func pageLink(sc *Scenario) *Link {
-	return &Link{Href: "../" + sc.Name + "/index.html", Text: sc.Report.Title}
+// pageLinks returns scenario i's place in the gallery and links to its
+// neighbours, which parsing alone gives, so that a page can be rendered
+// before the other scenarios are replayed.
+func pageLinks(scens []*sim.Scenario, i int) Page {
+	link := func(s *sim.Scenario) *Link {
+		return &Link{Href: "../" + s.Name + "/index.html", Text: report.Title(s)}
+	}
+	p := Page{Position: i + 1, Total: len(scens)}
+	if i > 0 {
+		p.Prev = link(scens[i-1])
+	}
+	if i+1 < len(scens) {
+		p.Next = link(scens[i+1])
+	}
+	return p
 }
 
 // renderIndex renders the site's index.html and README.md.
-func renderIndex(t *siteTemplates, all []*Scenario) ([]File, error) {
-	g := Gallery{}
-	for _, sc := range all {
-		g.Cards = append(g.Cards, card(sc))
-	}
+func renderIndex(t *siteTemplates, cards []Card) ([]File, error) {
+	g := Gallery{Cards: cards}
 	html, err := execute(t.html, GalleryTemplate, g)
 	if err != nil {
 		return nil, err

@@ -150,41 +150,88 @@ func windowsReserved(name string) bool {
 
 // Build parses, replays and renders every input and returns the output
 // files sorted by path. When the only problem is failed expectations it
-// returns the complete files and an ExpectationsFailed error: for every scenario its folder (figures, report.md,
-// data.json, steps.csv and index.html), and for the whole set index.html
-// and README.md. The files do not depend on opts.Jobs.
+// returns the complete files and an ExpectationsFailed error: for every
+// scenario its folder (figures, report.md, data.json, steps.csv and
+// index.html), and for the whole set index.html and README.md. The files
+// do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
+	var files []File
+	err := Stream(inputs, opts, func(f File) error {
+		files = append(files, f)
+		return nil
+	})
+	var failed ExpectationsFailed
+	if err != nil && !errors.As(err, &failed) {
+		return nil, err
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return files, err
+}
+
+// Stream builds what Build builds but hands every file to emit as soon as
+// its scenario is rendered, and then forgets it, so that a site holds in
+// memory only the scenarios being built (opts.Jobs), not all of them.
+// Calls to emit are serialized; their order depends on scheduling, the
+// files do not. The first error emit returns stops the emitting and is
+// returned. With failed expectations, Stream emits every file and then
+// returns ExpectationsFailed.
+func Stream(inputs []Input, opts Options, emit func(File) error) error {
 	scens, plans, err := ParseStudies(inputs)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	tmpls, err := parseTemplates(templateFS(opts.Templates))
 	if err != nil {
-		return nil, fmt.Errorf("cannot parse the page templates: %w", err)
+		return fmt.Errorf("cannot parse the page templates: %w", err)
 	}
-	done, err := replayAll(scens, plans, opts)
-	if err != nil {
-		return nil, err
-	}
-	var files []File
-	for i, sc := range done {
-		files = append(files, sc.files...)
-		page, err := renderPage(tmpls, done, i)
+	out := &emitter{emit: emit}
+	cards := make([]Card, len(scens))
+	failed := make([]ExpectationsFailed, len(scens))
+	err = replayAll(scens, plans, opts, func(i int, sc *Scenario) error {
+		page, err := renderPage(tmpls, sc, pageLinks(scens, i))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", sc.Name, err)
+			return fmt.Errorf("%s: %w", sc.Name, err)
 		}
-		files = append(files, File{Path: sc.Name + "/index.html", Data: page})
+		cards[i], failed[i] = card(sc), failedExpectations(sc)
+		out.send(append(sc.files, File{Path: sc.Name + "/index.html", Data: page})...)
+		return nil
+	})
+	if out.err != nil {
+		return out.err
 	}
-	index, err := renderIndex(tmpls, done)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	files = append(files, index...)
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	if failed := failedExpectations(done); len(failed) > 0 {
-		return files, failed
+	index, err := renderIndex(tmpls, cards)
+	if err != nil {
+		return err
 	}
-	return files, nil
+	if out.send(index...); out.err != nil {
+		return out.err
+	}
+	if all := slices.Concat(failed...); len(all) > 0 {
+		return all
+	}
+	return nil
+}
+
+// emitter serializes calls to an emit function and keeps its first error,
+// after which it emits nothing more.
+type emitter struct {
+	mu   sync.Mutex
+	emit func(File) error
+	err  error
+}
+
+func (e *emitter) send(files ...File) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, f := range files {
+		if e.err != nil {
+			return
+		}
+		e.err = e.emit(f)
+	}
 }
 
 // ExpectationsFailed is the error Build returns, together with complete
@@ -194,30 +241,28 @@ type ExpectationsFailed []string
 
 func (e ExpectationsFailed) Error() string { return strings.Join(e, "\n") }
 
-// failedExpectations lists every failed expectation, one line each:
+// failedExpectations lists every failed expectation of sc, one line each:
 // "file:line:col: scenario ring: expectation failed: moved_fraction <= 0.2
 // at step 1 for ring: failed 1 of 1 checks; first: 0.25 at step 1 for ring".
-func failedExpectations(done []*Scenario) ExpectationsFailed {
+func failedExpectations(sc *Scenario) ExpectationsFailed {
 	var out ExpectationsFailed
-	for _, sc := range done {
-		for _, o := range sc.Result.Check() {
-			if !o.Passed() {
-				out = append(out, fmt.Sprintf("%s: scenario %s: expectation failed: %s: %s",
-					o.Expectation.Where, sc.Name, text.Expectation(o.Expectation), text.Verdict(o)))
-			}
+	for _, o := range sc.Result.Check() {
+		if !o.Passed() {
+			out = append(out, fmt.Sprintf("%s: scenario %s: expectation failed: %s: %s",
+				o.Expectation.Where, sc.Name, text.Expectation(o.Expectation), text.Verdict(o)))
 		}
 	}
 	return out
 }
 
 // replayAll replays and renders the scenarios on up to opts.Jobs
-// goroutines, keeping input order, and reports progress.
-func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options) ([]*Scenario, error) {
+// goroutines and hands each to done, with its index, as it finishes; it
+// reports progress after done returns. The scenario is not used again.
+func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options, done func(int, *Scenario) error) error {
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	out := make([]*Scenario, len(scens))
 	errs := make([]error, len(scens))
 	sem := make(chan struct{}, jobs)
 	var mu sync.Mutex
@@ -227,7 +272,11 @@ func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options) ([]*Scen
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i], errs[i] = replayOne(s, plans[i], opts, sem)
+			sc, err := replayOne(s, plans[i], opts, sem)
+			if err == nil {
+				err = done(i, sc)
+			}
+			errs[i] = err
 			if opts.Progress != nil {
 				mu.Lock()
 				defer mu.Unlock()
@@ -237,7 +286,7 @@ func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options) ([]*Scen
 		})
 	}
 	wg.Wait()
-	return out, errors.Join(errs...)
+	return errors.Join(errs...)
 }
 
 // replayOne replays one scenario, and the variants its plan asks for,
