@@ -4,8 +4,10 @@
 # 10⁶ keys, 100 nodes, 160 points per node, in one run, and print one
 # table of ns/key (medians over COUNT runs, default 10) with the ratios:
 # against the floor (read a uint32, write a uint16 per key) and the peer
-# for the rule. Raw results and benchstat summaries go to $OUT
-# (default bench/out, not committed).
+# for the rule. Then, unless SCALE=0, the scaling check: every rule's
+# step at 10⁴ … 10⁷ keys (ns/key should stay flat or fall as K grows).
+# Raw results and benchstat summaries go to $OUT (default bench/out, not
+# committed).
 set -eu
 count=${1:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,3 +58,31 @@ END {
 	printf "peer %-20s %10.3f ns/key per step (Add, Remove: partitions redistributed)\n", "buraksezer-rebuild",
 		median("BenchmarkPeerSteps/lib=buraksezer-rebuild/keys=1e6/nodes=100/vnodes=160")
 }'
+[ "${SCALE:-1}" = 1 ] || exit 0
+(cd "$root" && go test -run '^$' -bench 'Scale' -count "$count" -timeout 2h ./internal/sim) >"$out/scale.txt"
+if [ "${BENCHSTAT:-1}" = 1 ]; then
+	(cd "$root" && go run golang.org/x/perf/cmd/benchstat@latest -col /keys "$out/scale.txt") >"$out/benchstat-scale.txt" 2>&1 || true
+fi
+echo
+awk '
+/ns\/key/ {
+	split($1, f, "/"); rule = f[2]; sub(/^rule=/, "", rule); keys = f[3]; sub(/^keys=/, "", keys)
+	for (i = 2; i < NF; i++) if ($(i+1) == "ns/key") v = $i
+	k = rule SUBSEP keys; n[k]++; val[k, n[k]] = v
+	if (!(rule in seen)) { seen[rule] = 1; order[++nr] = rule }
+}
+function median(k,   m, i, j, t, a) {
+	m = n[k]; if (m == 0) return 0
+	for (i = 1; i <= m; i++) a[i] = val[k, i]
+	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}
+END {
+	split("1e4 1e5 1e6 1e7", sizes, " ")
+	printf "%-22s %10s %10s %10s %10s   (ns/key per step, by keys)\n", "scaling", sizes[1], sizes[2], sizes[3], sizes[4]
+	for (r = 1; r <= nr; r++) {
+		printf "%-22s", order[r]
+		for (s = 1; s <= 4; s++) printf " %10.3f", median(order[r] SUBSEP sizes[s])
+		printf "\n"
+	}
+}' "$out/scale.txt"

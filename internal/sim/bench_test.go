@@ -139,14 +139,18 @@ func BenchmarkMultiprobeVNodes(b *testing.B) {
 	}
 }
 
-// BenchmarkScale runs the ring's add-and-remove step on 10⁴ to 10⁷ keys:
-// the cost per key should stay flat or fall as K grows, since a step
-// touches only the keys that move plus O(points) work.
+// BenchmarkScale is the scaling check: every rule's add-and-remove step
+// on 10⁴ to 10⁷ keys, so that `benchstat -col /keys` lays out ns/key by
+// size. The cost per key must stay flat or fall as K grows: a step does
+// O(points) or O(table) work plus work per key that can move, never a
+// sort of the keys or a pass over keys × nodes.
 func BenchmarkScale(b *testing.B) {
-	for _, k := range []int{1e4, 1e5, 1e6, 1e7} {
-		b.Run(fmt.Sprintf("rule=ring/keys=%s/nodes=100/vnodes=160", sizeName(k)), func(b *testing.B) {
-			benchSteps(b, RuleSpec{Kind: "ring", VNodes: 160}, k, 100, add(benchNode(100)), remove(benchNode(100)))
-		})
+	for _, spec := range benchRules {
+		for _, k := range []int{1e4, 1e5, 1e6, 1e7} {
+			b.Run(fmt.Sprintf("rule=%s/keys=%s/nodes=100/vnodes=160", spec.Kind, sizeName(k)), func(b *testing.B) {
+				benchSteps(b, spec, k, 100, add(benchNode(100)), remove(benchNode(100)))
+			})
+		}
 	}
 }
 
