@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,5 +145,41 @@ func TestBadCustomTemplate(t *testing.T) {
 	_, err := Build(smallInputs(), Options{Templates: custom})
 	if err == nil || !strings.Contains(err.Error(), "index.html.tmpl") {
 		t.Errorf("Build with a broken template: err = %v, want one naming index.html.tmpl", err)
+	}
+}
+
+// TestStream: Stream emits every file Build returns exactly once, with
+// the same contents, and stops at the first error emit returns.
+func TestStream(t *testing.T) {
+	ins := smallInputs()
+	built, err := Build(ins, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fileMap(t, built)
+	got := map[string][]byte{}
+	err = Stream(ins, Options{Jobs: 2}, func(f File) error {
+		if _, dup := got[f.Path]; dup {
+			t.Errorf("%s emitted twice", f.Path)
+		}
+		got[f.Path] = f.Data
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("Stream emitted %d files, Build returned %d", len(got), len(want))
+	}
+	for p, data := range want {
+		if !bytes.Equal(got[p], data) {
+			t.Errorf("%s differs between Stream and Build", p)
+		}
+	}
+	full := errors.New("disk full")
+	calls := 0
+	err = Stream(ins, Options{}, func(File) error { calls++; return full })
+	if !errors.Is(err, full) || calls != 1 {
+		t.Errorf("Stream after a failing emit: %v after %d calls, want the emit error after 1", err, calls)
 	}
 }
