@@ -1,7 +1,8 @@
 // Package site turns scenario files into the files of an output
 // directory: for every scenario its report, data and figures, and for the
 // whole set an index. It reads nothing and writes nothing itself: the
-// command hands it file contents and writes what it returns.
+// command hands it file contents and writes what it returns (Build) or
+// what it emits as each scenario finishes (Stream).
 package site
 
 import (
