@@ -10,7 +10,11 @@ import "slices"
 // more than a third of them keeps the whole previous primary assignment,
 // 2 bytes per key. Logs are kept within a budget of bytesPerKey bytes per
 // key, dropping the oldest (the log being written comes on top); a check
-// that needs a dropped log recomputes the earlier step instead.
+// that needs a dropped log recomputes the earlier step instead. Once a
+// step is found to recur (its assignment equals step r's), a walk back
+// from a later step goes from it straight to r, and the logs in between,
+// which that walk no longer needs, are the first to be dropped: after a
+// failure and its recovery, the step before the failure stays reachable.
 type history struct {
 	k      int
 	budget int // bytes
@@ -21,6 +25,10 @@ type history struct {
 	src    []NodeID
 	spare  *undo // a dropped log, for reuse
 	marks  []uint64
+	// same[m] is an earlier step whose assignment equals step m's, or −1;
+	// bridged[s] marks a log between two such steps.
+	same    []int
+	bridged []bool
 }
 
 // historyBytesPerKey is the undo-log budget, in bytes per key.
@@ -46,9 +54,8 @@ func newHistory(k int) history {
 // open starts step i's log; cur is the primary assignment before the step,
 // which record may snapshot.
 func (h *history) open(i int, cur []NodeID) {
-	for len(h.logs) <= i {
-		h.logs = append(h.logs, nil)
-	}
+	h.trim()
+	h.grow(i)
 	u := h.spare
 	if u == nil {
 		u = &undo{}
@@ -84,7 +91,8 @@ func (h *history) record(k int, old NodeID) {
 	u.keys, u.old = u.keys[:0], u.old[:0]
 }
 
-// close keeps the open log, then drops the oldest logs over budget.
+// close keeps the open log; logs over budget are dropped by trim, once
+// the step's recurrence is known.
 func (h *history) close() {
 	i := h.step
 	if h.logs[i] != nil {
@@ -93,60 +101,98 @@ func (h *history) close() {
 	}
 	h.logs[i], h.open_, h.src = h.open_, nil, nil
 	h.used += h.logs[i].bytes()
-	for j := 0; j < len(h.logs) && h.used > h.budget; j++ {
-		if h.logs[j] != nil {
-			h.used -= h.logs[j].bytes()
-			h.drop(h.logs[j])
-			h.logs[j] = nil
+}
+
+// trim drops logs while over budget: bridged ones first, then the
+// oldest.
+func (h *history) trim() {
+	for _, bridged := range []bool{true, false} {
+		for j := 0; j < len(h.logs) && h.used > h.budget; j++ {
+			if h.logs[j] != nil && (h.bridged[j] || !bridged) {
+				h.used -= h.logs[j].bytes()
+				h.drop(h.logs[j])
+				h.logs[j] = nil
+			}
 		}
 	}
 }
 
-// covers reports whether the logs of steps j+1..i are all kept.
-func (h *history) covers(j, i int) bool {
-	if i >= len(h.logs) {
-		return false
+// grow makes room for step i in the per-step slices.
+func (h *history) grow(i int) {
+	for len(h.logs) <= i {
+		h.logs = append(h.logs, nil)
+		h.same = append(h.same, -1)
+		h.bridged = append(h.bridged, false)
 	}
-	for s := j + 1; s <= i; s++ {
+}
+
+// bridge notes that step m's assignment equals step r's (r < m).
+func (h *history) bridge(m, r int) {
+	h.grow(m)
+	h.same[m] = r
+	for s := r + 1; s <= m; s++ {
+		h.bridged[s] = true
+	}
+}
+
+// path returns the logs that lead from step i's assignment back to step
+// j's, newest first: one step at a time, except that a step known to
+// equal an earlier one at or after j leads straight to it. It reports
+// false when a log on the way was dropped.
+func (h *history) path(j, i int) ([]int, bool) {
+	var p []int
+	for s := i; s > j; {
+		if s >= len(h.logs) {
+			return nil, false
+		}
+		if r := h.same[s]; r >= j {
+			s = r
+			continue
+		}
 		if h.logs[s] == nil {
-			return false
+			return nil, false
 		}
+		p = append(p, s)
+		s--
 	}
-	return true
+	return p, true
 }
 
-// equalsAt reports whether the primary owners cur (step i's) equal step
-// j's. The logs of steps j+1..i must be kept.
-func (h *history) equalsAt(cur []NodeID, j, i int) bool {
-	for s := j + 1; s <= i; s++ {
-		if len(h.logs[s].dense) > 0 {
-			if s-1 == j {
-				// Step j is stored whole: compare it as it is.
-				return slices.Equal(h.logs[s].dense, cur)
-			}
-			// State s−1 is stored whole: rebuild step j from it.
-			old := slices.Clone(h.logs[s].dense)
-			for t := s - 1; t > j; t-- {
-				l := h.logs[t]
-				for e, k := range l.keys {
-					old[k] = l.old[e]
-				}
-			}
-			return slices.Equal(old, cur)
+// equalsAt reports whether the primary owners cur equal the assignment
+// reached by undoing the logs of path p (see path) from it.
+func (h *history) equalsAt(cur []NodeID, p []int) bool {
+	for e := len(p) - 1; e >= 0; e-- {
+		dense := h.logs[p[e]].dense
+		if len(dense) == 0 {
+			continue
 		}
+		if e == len(p)-1 {
+			// The earlier step is stored whole: compare it as it is.
+			return slices.Equal(dense, cur)
+		}
+		// A state on the way is stored whole: rebuild the earlier step
+		// from it through the sparse logs after it.
+		old := slices.Clone(dense)
+		for _, s := range p[e+1:] {
+			l := h.logs[s]
+			for x, k := range l.keys {
+				old[k] = l.old[x]
+			}
+		}
+		return slices.Equal(old, cur)
 	}
-	return h.equalsSparse(cur, j, i)
+	return h.equalsSparse(cur, p)
 }
 
-// equalsSparse is equalsAt through sparse logs only: it undoes logs
-// i..j+1 in place, compares the keys they touched, and restores cur.
-func (h *history) equalsSparse(cur []NodeID, j, i int) bool {
+// equalsSparse is equalsAt through sparse logs only: it undoes the logs
+// of p in place, compares the keys they touched, and restores cur.
+func (h *history) equalsSparse(cur []NodeID, p []int) bool {
 	if len(h.marks) < (len(cur)+63)/64 {
 		h.marks = make([]uint64, (len(cur)+63)/64)
 	}
 	var keys []uint32
 	var vals []NodeID
-	for s := i; s > j; s-- {
+	for _, s := range p {
 		l := h.logs[s]
 		for e, k := range l.keys {
 			if h.marks[k/64]&(1<<(k%64)) == 0 {
@@ -169,15 +215,17 @@ func (h *history) equalsSparse(cur []NodeID, j, i int) bool {
 // assignment, comparing key by key: through the undo logs when they
 // reach back that far, else recompute rebuilds that step's lists.
 func (t *tracker) recurs(i int, fp uint64, recompute func(step int) [][]NodeID) int {
+	defer t.hist.trim()
 	cur := t.cur[0]
 	for _, j := range t.seen[fp] {
 		var same bool
-		if t.hist.covers(j, i) {
-			same = t.hist.equalsAt(cur, j, i)
+		if p, ok := t.hist.path(j, i); ok {
+			same = t.hist.equalsAt(cur, p)
 		} else {
 			same = slices.Equal(recompute(j)[0], cur)
 		}
 		if same {
+			t.hist.bridge(i, j)
 			return j
 		}
 	}

@@ -40,6 +40,48 @@ func TestIncrementalMatchesFullOneReplica(t *testing.T) {
 	}
 }
 
+// TestRecurrenceUnderLogBudget: with the undo-log budget of a large key
+// set (4 bytes per key), so that logs are dropped, recurrences found
+// through the kept logs, straight across earlier recurrences, or by
+// recomputing match the reference replay's at every step. Removing a node
+// just added after a failure and its recovery returns to the step before
+// the add, four steps back, past two logs of most keys under modulo and
+// jump: the recovery's recurrence leads there without them, and no step is
+// recomputed.
+func TestRecurrenceUnderLogBudget(t *testing.T) {
+	var steps []Step
+	for i := range 3 {
+		x := benchNode(100 + i)
+		steps = append(steps, add(x), fail(benchNode(1)), recover_(benchNode(1)), remove(x))
+	}
+	steps = append(steps, scaleSteps(9, 40)...)
+	s := &Scenario{Name: "b", Title: "b", Seed: 5, Keys: KeySpec{Count: 3000}, Nodes: nodeNames(9), Replicas: 1,
+		Rules: []RuleSpec{{Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "ring", VNodes: 20}},
+		Steps: steps}
+	full, err := replay(s, replayOptions{full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r, spec := range full.Rules {
+		e := &env{keys: full.Keys, nodes: full.Timeline.Nodes}
+		p, _ := newPlacer(spec.Spec, e)
+		recomputed := 0
+		run := newRuleRun(full, p, func(step int) [][]NodeID {
+			recomputed++
+			return replayTo(spec.Spec, e, full.Timeline, step)
+		})
+		run.t.hist.budget = historyBytesPerKey * full.Keys.Len()
+		for i := range full.Timeline.States {
+			if got, want := run.step(i).Recurs, full.Rules[r].Steps[i].Recurs; got != want {
+				t.Fatalf("%s step %d: recurs %d, reference %d", spec.Spec.Kind, i, got, want)
+			}
+		}
+		if recomputed > 0 {
+			t.Errorf("%s: %d steps recomputed, want none", spec.Spec.Kind, recomputed)
+		}
+	}
+}
+
 // compareReplays fails on the first StepResult field where the fast and
 // reference replays of s differ.
 func compareReplays(t *testing.T, s *Scenario) {
