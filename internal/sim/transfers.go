@@ -68,6 +68,9 @@ func (p *pairCounter) flush(reqs []int64) ([]Transfer, int64) {
 		clear(p.m)
 	} else {
 		slices.Sort(p.touched)
+		if len(p.touched) > 0 {
+			out = make([]Transfer, 0, len(p.touched))
+		}
 		for _, c := range p.touched {
 			out = append(out, Transfer{From: NodeID(int(c) / p.n), To: NodeID(int(c) % p.n),
 				Keys: int(p.keys[c]), Requests: p.reqs[c]})
