@@ -23,12 +23,16 @@ type history struct {
 	step   int     // the step being recorded
 	open_  *undo   // its log
 	src    []NodeID
-	spare  *undo // a dropped log, for reuse
+	spare  *undo      // a dropped log, for reuse
+	free   [][]NodeID // whole assignments of dropped logs, for reuse
 	marks  []uint64
 	// same[m] is an earlier step whose assignment equals step m's, or −1;
 	// bridged[s] marks a log between two such steps.
 	same    []int
 	bridged []bool
+	// equalsSparse's scratch: the keys it touched and their values.
+	keys []uint32
+	vals []NodeID
 }
 
 // historyBytesPerKey is the undo-log budget, in bytes per key.
@@ -65,11 +69,34 @@ func (h *history) open(i int, cur []NodeID) {
 	h.step, h.open_, h.src = i, u, cur
 }
 
-// drop frees a log, keeping the largest dropped one for reuse.
+// drop frees a log, keeping the largest dropped one for reuse, and the
+// whole assignment of another for denseBuffer.
 func (h *history) drop(l *undo) {
-	if l != nil && (h.spare == nil || cap(l.dense)+cap(l.keys) > cap(h.spare.dense)+cap(h.spare.keys)) {
-		h.spare = l
+	if l == nil {
+		return
 	}
+	if h.spare == nil || cap(l.dense)+cap(l.keys) > cap(h.spare.dense)+cap(h.spare.keys) {
+		l, h.spare = h.spare, l
+	}
+	if l != nil && cap(l.dense) > 0 && len(h.free) < maxFreeDense {
+		h.free = append(h.free, l.dense[:0])
+	}
+}
+
+// maxFreeDense bounds the whole assignments kept for reuse.
+const maxFreeDense = 1
+
+// denseBuffer returns an array of n owners for a whole assignment: one a
+// dropped log held, or a new one.
+func (h *history) denseBuffer(n int) []NodeID {
+	for len(h.free) > 0 {
+		b := h.free[len(h.free)-1]
+		h.free = h.free[:len(h.free)-1]
+		if cap(b) >= n {
+			return b[:n]
+		}
+	}
+	return make([]NodeID, n)
 }
 
 // record notes that key k's primary owner was old before this step. It
@@ -190,8 +217,8 @@ func (h *history) equalsSparse(cur []NodeID, p []int) bool {
 	if len(h.marks) < (len(cur)+63)/64 {
 		h.marks = make([]uint64, (len(cur)+63)/64)
 	}
-	var keys []uint32
-	var vals []NodeID
+	keys, vals := h.keys[:0], h.vals[:0]
+	defer func() { h.keys, h.vals = keys[:0], vals[:0] }()
 	for _, s := range p {
 		l := h.logs[s]
 		for e, k := range l.keys {

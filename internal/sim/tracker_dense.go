@@ -159,7 +159,7 @@ func (t *tracker) takeDense(cur []NodeID) {
 	u := t.hist.open_
 	spare := u.dense[:cap(u.dense)]
 	if len(spare) < len(cur) {
-		spare = make([]NodeID, len(cur))
+		spare = t.hist.denseBuffer(len(cur))
 	}
 	u.keys, u.old = u.keys[:0], u.old[:0]
 	u.dense = cur
