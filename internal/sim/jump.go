@@ -225,11 +225,24 @@ func (j *jump) delta(d *delta) bool {
 	for b := range changed {
 		changed[b] = uint8(b2i(b >= len(same) || !same[b]))
 	}
+	// With no bucket below both counts changing its list, a rising count
+	// moves only keys whose next jump it passes, and a falling one only
+	// keys of the buckets dropped: one array tells.
+	kept := !slices.Contains(same, false)
 	keys := j.kc.keys64()
 	var at [jumpBlock]uint32
 	for lo := 0; lo < len(j.bucket); lo += jumpBlock {
 		hi := min(lo+jumpBlock, len(j.bucket))
-		for _, i := range gatherDelta(&at, j.bucket[lo:hi], j.next[lo:hi], lo, nb, changed) {
+		var stale []uint32
+		switch {
+		case kept && nb > j.nb:
+			stale = gatherBelow(&at, j.next[lo:hi], lo, nb)
+		case kept && nb < j.nb:
+			stale = gatherAtLeast(&at, j.bucket[lo:hi], lo, nb)
+		default:
+			stale = gatherDelta(&at, j.bucket[lo:hi], j.next[lo:hi], lo, nb, changed)
+		}
+		for _, i := range stale {
 			if b := j.bucket[i]; b >= nb || j.next[i] < nb {
 				nbk, next := jumpNext(keys.at(int(i)), int(nb))
 				j.bucket[i], j.next[i] = uint32(nbk), next
@@ -255,6 +268,28 @@ func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32
 	for i, b := range bucket {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
 		n += b2i(b >= nb) | b2i(next[i] < nb) | int(changed[b])
+	}
+	return at[:n]
+}
+
+// gatherBelow gathers into at, without a branch, the keys lo+i with
+// v[i] < x.
+func gatherBelow(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
+	n := 0
+	for i, y := range v {
+		at[n&(jumpBlock-1)] = uint32(lo + i)
+		n += b2i(y < x)
+	}
+	return at[:n]
+}
+
+// gatherAtLeast gathers into at, without a branch, the keys lo+i with
+// v[i] ≥ x.
+func gatherAtLeast(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
+	n := 0
+	for i, y := range v {
+		at[n&(jumpBlock-1)] = uint32(lo + i)
+		n += b2i(y >= x)
 	}
 	return at[:n]
 }

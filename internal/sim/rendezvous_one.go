@@ -108,11 +108,7 @@ func (z *rendezvous) departOne(gone []bool, d *delta) bool {
 	var nid [rankBlock]NodeID
 	var nhi [rankBlock]uint32
 	for base := 0; base < len(ids); base += rankBlock {
-		n := 0
-		for i, id := range ids[base:min(base+rankBlock, len(ids))] {
-			at[n&(rankBlock-1)] = uint32(base + i)
-			n += b2i(gone[id])
-		}
+		n := gatherGone(&at, ids[base:min(base+rankBlock, len(ids))], base, gone)
 		for j, i := range at[:n] {
 			ks[j] = keys.at(int(i))
 		}
@@ -128,6 +124,25 @@ func (z *rendezvous) departOne(gone []bool, d *delta) bool {
 		}
 	}
 	return len(u.keys) <= limit
+}
+
+// gatherGone gathers into at, without a branch, the keys base+i whose
+// owner ids[i] is gone, and returns how many; with one node gone it
+// compares ids with it rather than looking each up.
+func gatherGone(at *[rankBlock]uint32, ids []NodeID, base int, gone []bool) int {
+	n, g := 0, slices.Index(gone, true)
+	if slices.Index(gone[g+1:], true) < 0 {
+		for i, id := range ids {
+			at[n&(rankBlock-1)] = uint32(base + i)
+			n += b2i(int(id) == g)
+		}
+		return n
+	}
+	for i, id := range ids {
+		at[n&(rankBlock-1)] = uint32(base + i)
+		n += b2i(gone[id])
+	}
+	return n
 }
 
 // joinOne offers one joining node m to every key.
