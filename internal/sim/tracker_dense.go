@@ -153,8 +153,9 @@ func foldStrip(dst []Cell, flat *[MaxStripCells * NumReasons]uint32) {
 
 // takeDense makes cur, the primary assignment before a whole step, the
 // open undo log's dense snapshot without copying it: the log takes cur's
-// array and t.cur[0] gets the log's spare one (or a new one), which is
-// scratch once the caller makes the whole new assignment current.
+// array and t.cur[0] gets the log's own, or one a dropped log held (see
+// denseBuffer), which is scratch once the caller makes the whole new
+// assignment current.
 func (t *tracker) takeDense(cur []NodeID) {
 	u := t.hist.open_
 	spare := u.dense[:cap(u.dense)]

@@ -16,7 +16,8 @@ import "slices"
 // itself when keys is nil) now has primary owners[j]. With store it also
 // writes the new owners into t.cur[0] (a delta); otherwise owners is the
 // whole new assignment, which the caller makes current. It does what
-// change and move do for every key whose owner differs.
+// change and move do for every key whose owner differs. A whole step
+// that moves more than a third of the keys goes to movesDense.
 func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store bool) {
 	if t.pairs.keys == nil {
 		t.moves1Sparse(acc, keys, owners, store)
