@@ -1,7 +1,5 @@
 package sim
 
-import "math"
-
 // Incremental bounded steps. Keys are placed in ascending position order,
 // and until the first node fills, every key goes to its first live point
 // clockwise: the plain ring's placement. So if F is the rank of the key
@@ -74,31 +72,20 @@ func (b *bounded) delta(d *delta) bool {
 // owner to b's.
 func (b *bounded) ringChanges(a, v ringView, sorted []uint32, end int, loads []int) []boundedChange {
 	var out []boundedChange
-	i, j := 0, 0 // the first point at or after x, in a and in v
-	for x := uint64(0); x <= math.MaxUint32; {
-		endA, ownA := stretch(a.pts, i)
-		endB, ownB := stretch(v.pts, j)
-		hi := min(endA, endB)
-		if !sameLists(a.pref, ownA, v.pref, ownB) {
-			t0 := lowerBound(sorted, uint32(x))
-			if t0 >= end {
-				break
-			}
-			t1 := len(sorted)
-			if hi < math.MaxUint32 {
-				t1 = lowerBound(sorted, uint32(hi+1))
-			}
-			t1 = min(t1, end)
-			from, to := a.pref[0][ownA], v.pref[0][ownB]
-			loads[from] -= t1 - t0
-			loads[to] += t1 - t0
-			for t := t0; t < t1; t++ {
-				out = append(out, boundedChange{int32(t), int32(ownB)})
-			}
+	diffViews(a, v, func(lo, hi uint64, ownA, ownB int) bool {
+		t0, t1 := stretchRanks(sorted, lo, hi)
+		if t0 >= end {
+			return false
 		}
-		x = hi + 1
-		i, j = skipTo(a.pts, i, x), skipTo(v.pts, j, x)
-	}
+		t1 = min(t1, end)
+		from, to := a.pref[0][ownA], v.pref[0][ownB]
+		loads[from] -= t1 - t0
+		loads[to] += t1 - t0
+		for t := t0; t < t1; t++ {
+			out = append(out, boundedChange{int32(t), int32(ownB)})
+		}
+		return true
+	})
 	return out
 }
 

@@ -339,34 +339,43 @@ func (r *ring) delta(d *delta) bool {
 	cur := ringView{r.pts, r.prefs(len(d.lists))}
 	sorted := r.kc.sortedPos()
 	perm, _ := r.kc.order()
-	diffViews(r.last, cur, func(lo, hi uint64, j int) {
-		t1 := len(sorted)
-		if hi < math.MaxUint32 {
-			t1 = lowerBound(sorted, uint32(hi+1))
-		}
-		for t := lowerBound(sorted, uint32(lo)); t < t1; t++ {
+	diffViews(r.last, cur, func(lo, hi uint64, _, j int) bool {
+		t0, t1 := stretchRanks(sorted, lo, hi)
+		for t := t0; t < t1; t++ {
 			d.addFrom(at(perm, t), cur.pref, j)
 		}
+		return true
 	})
 	r.last = cur
 	return true
 }
 
 // diffViews walks the circle's stretches between the points of both views
-// and calls changed(lo, hi, j) for each stretch [lo, hi] whose lists
-// differ, j being the point of b that keys there land on.
-func diffViews(a, b ringView, changed func(lo, hi uint64, j int)) {
+// and calls changed(lo, hi, i, j) for each stretch [lo, hi] whose lists
+// differ, i and j being the points of a and of b that keys there land on;
+// it stops early when changed returns false.
+func diffViews(a, b ringView, changed func(lo, hi uint64, i, j int) bool) {
 	i, j := 0, 0 // the first point at or after x, in a and in b
 	for x := uint64(0); x <= math.MaxUint32; {
 		endA, ownA := stretch(a.pts, i)
 		endB, ownB := stretch(b.pts, j)
 		end := min(endA, endB)
-		if !sameLists(a.pref, ownA, b.pref, ownB) {
-			changed(x, end, ownB)
+		if !sameLists(a.pref, ownA, b.pref, ownB) && !changed(x, end, ownA, ownB) {
+			return
 		}
 		x = end + 1
 		i, j = skipTo(a.pts, i, x), skipTo(b.pts, j, x)
 	}
+}
+
+// stretchRanks returns the ranks [t0, t1) of the sorted positions that
+// fall in the stretch [lo, hi] of the circle.
+func stretchRanks(sorted []uint32, lo, hi uint64) (t0, t1 int) {
+	t1 = len(sorted)
+	if hi < math.MaxUint32 {
+		t1 = lowerBound(sorted, uint32(hi+1))
+	}
+	return lowerBound(sorted, uint32(lo)), t1
 }
 
 // stretch returns where the stretch of point i ends and the point keys in
