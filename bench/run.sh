@@ -13,7 +13,7 @@ count=${1:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/bench/out}
 mkdir -p "$out"
-(cd "$root" && go test -run '^$' -bench 'Floor|BinarySearch|Step' -count "$count" ./internal/sim) >"$out/sim.txt"
+(cd "$root" && go test -run '^$' -bench 'Floor/keys=1e6|BinarySearch|Step' -count "$count" ./internal/sim) >"$out/sim.txt"
 (cd "$root/bench/peers" && go test -run '^$' -bench . -count "$count" .) >"$out/peers.txt"
 if [ "${BENCHSTAT:-1}" = 1 ]; then
 	(cd "$root" && go run golang.org/x/perf/cmd/benchstat@latest "$out/sim.txt" "$out/peers.txt") >"$out/benchstat.txt" 2>&1 || true
@@ -59,14 +59,16 @@ END {
 		median("BenchmarkPeerSteps/lib=buraksezer-rebuild/keys=1e6/nodes=100/vnodes=160")
 }'
 [ "${SCALE:-1}" = 1 ] || exit 0
-(cd "$root" && go test -run '^$' -bench 'Scale' -count "$count" -timeout 2h ./internal/sim) >"$out/scale.txt"
+(cd "$root" && go test -run '^$' -bench 'Floor|Scale' -count "$count" -timeout 2h ./internal/sim) >"$out/scale.txt"
 if [ "${BENCHSTAT:-1}" = 1 ]; then
 	(cd "$root" && go run golang.org/x/perf/cmd/benchstat@latest -col /keys "$out/scale.txt") >"$out/benchstat-scale.txt" 2>&1 || true
 fi
 echo
 awk '
 /ns\/key/ {
-	split($1, f, "/"); rule = f[2]; sub(/^rule=/, "", rule); keys = f[3]; sub(/^keys=/, "", keys)
+	split($1, f, "/"); rule = f[2]; keys = f[3]
+	if (f[1] == "BenchmarkFloor") { rule = "floor"; keys = f[2]; sub(/-[0-9]+$/, "", keys) }
+	sub(/^rule=/, "", rule); sub(/^keys=/, "", keys)
 	for (i = 2; i < NF; i++) if ($(i+1) == "ns/key") v = $i
 	k = rule SUBSEP keys; n[k]++; val[k, n[k]] = v
 	if (!(rule in seen)) { seen[rule] = 1; order[++nr] = rule }
