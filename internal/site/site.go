@@ -306,12 +306,16 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	// Figures are drawn while the sweep's variants replay and the data
-	// files are written: none of these needs another.
+	// Figures are drawn while the sweep's variants replay; data.json and
+	// steps.csv, which need neither, render beside the figures and then
+	// beside the report: each core stays busy until the page is done.
 	var figs []svg.Figure
 	var figErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { figs, figErr = svg.Figures(res) })
+	var figWG sync.WaitGroup
+	goCatching(&figWG, &figErr, func() (err error) {
+		figs, err = svg.Figures(res)
+		return err
+	})
 	sc = &Scenario{Name: s.Name, Result: res}
 	if plan.Active() {
 		func() {
@@ -320,28 +324,55 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 			sc.Study, err = sweep.Execute(s, plan, sweep.Options{Slots: slots})
 		}()
 	}
-	var data []report.File
-	if err == nil {
-		data, err = dataFiles(res, sc.Study)
-	}
-	wg.Wait()
-	if figErr != nil {
-		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, figErr)
-	}
 	if err != nil {
+		figWG.Wait()
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	// Only figures read the per-step geometry and strips: dropping them
-	// now frees O(points × steps) memory before the pages are built.
-	sc.Result = res.WithoutFigureData()
-	sc.Figures = figs
-	if sc.Study != nil {
-		sc.Figures = append(sc.Figures, svg.SweepFigures(sc.Study)...)
+	var data []report.File
+	var dataErr error
+	var dataWG sync.WaitGroup
+	goCatching(&dataWG, &dataErr, func() (err error) {
+		data, err = dataFiles(res, sc.Study)
+		return err
+	})
+	figWG.Wait()
+	if figErr == nil {
+		// Only figures read the per-step geometry and strips: dropping
+		// them now frees O(points × steps) memory before pages are built.
+		sc.Result = res.WithoutFigureData()
+		sc.Figures = figs
+		if sc.Study != nil {
+			sc.Figures = append(sc.Figures, svg.SweepFigures(sc.Study)...)
+		}
+		err = sc.render(opts)
 	}
-	if err := sc.render(opts, data); err != nil {
+	dataWG.Wait()
+	switch {
+	case figErr != nil:
+		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, figErr)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	case dataErr != nil:
+		return nil, fmt.Errorf("%s: %w", s.Name, dataErr)
+	}
+	for _, f := range data {
+		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
 	}
 	return sc, nil
+}
+
+// goCatching runs f on a new goroutine of wg and stores its error in
+// *errp; a panic in f becomes that error, as it does on replayOne's own
+// goroutine, so that a bug stays one scenario's error.
+func goCatching(wg *sync.WaitGroup, errp *error, f func() error) {
+	wg.Go(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				*errp = fmt.Errorf("internal error (please report it): %v\n%s", p, debug.Stack())
+			}
+		}()
+		*errp = f()
+	})
 }
 
 // dataFiles renders data.json and steps.csv, which need no figures.
@@ -358,8 +389,8 @@ func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 }
 
 // render fills in the report model, the page body and the scenario's
-// files other than index.html: figures, report.md, then data.
-func (sc *Scenario) render(opts Options, data []report.File) error {
+// figures and report.md.
+func (sc *Scenario) render(opts Options) error {
 	rep, err := report.Build(sc.Result, sc.Figures)
 	if err != nil {
 		return fmt.Errorf("cannot build the report: %w", err)
@@ -373,9 +404,6 @@ func (sc *Scenario) render(opts Options, data []report.File) error {
 		return err
 	}
 	sc.files = append(sc.files, File{Path: sc.Name + "/report.md", Data: md})
-	for _, f := range data {
-		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
-	}
 	sc.body, sc.headings, err = renderBody(md, sc.Figures, cmp.Or(opts.InlineBudget, DefaultInlineBudget))
 	return err
 }

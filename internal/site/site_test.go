@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 )
@@ -181,5 +182,21 @@ func TestStream(t *testing.T) {
 	err = Stream(ins, Options{}, func(File) error { calls++; return full })
 	if !errors.Is(err, full) || calls != 1 {
 		t.Errorf("Stream after a failing emit: %v after %d calls, want the emit error after 1", err, calls)
+	}
+}
+
+// TestGoCatching: a panic on a helper goroutine of a scenario becomes
+// that scenario's error instead of ending the process.
+func TestGoCatching(t *testing.T) {
+	var wg sync.WaitGroup
+	var err, ok error
+	goCatching(&wg, &err, func() error { panic("boom") })
+	goCatching(&wg, &ok, func() error { return nil })
+	wg.Wait()
+	if err == nil || !strings.Contains(err.Error(), "internal error (please report it): boom") {
+		t.Errorf("a panic became %v", err)
+	}
+	if ok != nil {
+		t.Errorf("no panic, yet %v", ok)
 	}
 }
