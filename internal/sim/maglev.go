@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // DefaultMaglevM is the lookup-table size of a maglev rule that names
@@ -361,11 +362,13 @@ func (gr entryGroups) touch(entries []uint32) {
 	for _, e := range entries {
 		s += gr.keys[min(gr.start[e], last)] + gr.keys[min(gr.start[e+1]-1, last)]
 	}
-	touchSink = s
+	touchSink.Store(s)
 }
 
-// touchSink keeps touch's reads from being optimized away.
-var touchSink uint32
+// touchSink keeps touch's reads from being optimized away. It is atomic
+// because rules replay on goroutines of their own: a plain variable
+// would be a data race, harmless or not.
+var touchSink atomic.Uint32
 
 // addGroup adds the keys of one table entry to d, all with the entry's
 // lists: one copy of the keys and one run per rank, rather than a call
