@@ -1,6 +1,10 @@
 package sim
 
-import "strconv"
+import (
+	"runtime"
+	"strconv"
+	"sync"
+)
 
 // DefaultKeyPrefix is the prefix of generated keys when a scenario names none.
 const DefaultKeyPrefix = "key-"
@@ -111,12 +115,32 @@ func (k *KeySet) packedPositions(n int) []uint64 {
 		return a
 	}
 	h0 := fnv1a(fnvOffset32, k.prefix)
-	var buf [20]byte
-	for g := range a {
-		digits := strconv.AppendUint(buf[:0], uint64(k.number(uint32(g))), 10)
-		a[g] = uint64(fmix32(fnv1a(h0, digits)))<<32 | uint64(g)
-	}
+	inParallel(n, func(lo, hi int) {
+		var buf [20]byte
+		for g := lo; g < hi; g++ {
+			digits := strconv.AppendUint(buf[:0], uint64(k.number(uint32(g))), 10)
+			a[g] = uint64(fmix32(fnv1a(h0, digits)))<<32 | uint64(g)
+		}
+	})
 	return a
+}
+
+// parallelMin is the fewest items inParallel splits: below it a goroutine
+// costs more than it saves.
+const parallelMin = 1 << 16
+
+// inParallel calls f on consecutive ranges [lo, hi) covering [0, n), on
+// up to GOMAXPROCS goroutines when n is large, and waits. f must write
+// only its own range, so the result does not depend on the split. The
+// key set is built before the rules start replaying side by side, so it
+// would otherwise run on one core while the others wait.
+func inParallel(n int, f func(lo, hi int)) {
+	parts := min(runtime.GOMAXPROCS(0), max(n/parallelMin, 1))
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { f(p*n/parts, (p+1)*n/parts) })
+	}
+	wg.Wait()
 }
 
 // sortByPosition returns pos sorted ascending and, for each sorted entry,
