@@ -55,7 +55,9 @@ type StepResult struct {
 	Probes []Probe
 	// Strip says which keys moved and why.
 	Strip Strip
-	// Arcs is the ownership of the circle after the step.
+	// Arcs is the ownership of the circle after the step, or nil for the
+	// point rules (ring, ketama, bounded), whose arcs follow from Points
+	// and the live members: read them with Result.Arcs.
 	Arcs []Arc
 	// Points are the rule's points on the circle, for point-based rules.
 	Points []Point
@@ -155,4 +157,19 @@ func (r *Result) WithoutFigureData() *Result {
 		out.Rules[i] = RuleResult{Spec: rr.Spec, Steps: steps}
 	}
 	return &out
+}
+
+// Arcs returns the ownership of the circle under rule at step: the
+// step's Arcs, or for the point rules the arcs their points give the
+// step's live members (a new slice each call).
+func (r *Result) Arcs(rule, step int) []Arc {
+	sr := &r.Rules[rule].Steps[step]
+	if sr.Arcs != nil || sr.Points == nil {
+		return sr.Arcs
+	}
+	live := make([]bool, len(r.Timeline.Nodes))
+	for _, m := range r.Timeline.States[step].Members {
+		live[m.ID] = !m.Failed
+	}
+	return ringArcs(sr.Points, func(id NodeID) bool { return live[id] })
 }

@@ -422,20 +422,39 @@ func (r *ring) probe(key string, R int) (uint64, []NodeID) {
 
 // geometry returns exact arcs: the span (prev point, point] belongs to the
 // point's effective live owner. Arcs start just after a point.
-func (r *ring) geometry() ([]Arc, []Point) {
-	if r.pref == nil {
-		r.prefs(1)
+// geometry returns the points alone: the arcs follow from them and the
+// step's live members (ringArcs, through Result.Arcs), and a hundred
+// steps of 16,000 points would otherwise keep 13 MB of arcs per rule
+// until the figures are drawn.
+func (r *ring) geometry() ([]Arc, []Point) { return nil, r.pts }
+
+// ringArcs is the ownership of the circle by the points pts, in position
+// order, when live says which nodes are alive: the stretch up to each
+// point belongs to the first live node at or after it, wrapping, as on
+// a ring (NoNode when none is). Neighbouring arcs of one owner merge.
+func ringArcs(pts []Point, live func(NodeID) bool) []Arc {
+	P := len(pts)
+	if P == 0 {
+		return []Arc{{Start: 0, Node: NoNode}}
 	}
-	owner := r.pref[0]
-	P := len(r.pts)
+	owner := make([]NodeID, P)
+	next := NoNode
+	for range 2 {
+		for j := P - 1; j >= 0; j-- {
+			if id := pts[j].Node; live(id) {
+				next = id
+			}
+			owner[j] = next
+		}
+	}
 	arcs := []Arc{{Start: 0, Node: owner[0]}}
 	for j := 0; j < P-1; j++ {
-		arcs = mergeArcs(arcs, Arc{Start: r.pts[j].Pos + 1, Node: owner[j+1]})
+		arcs = mergeArcs(arcs, Arc{Start: pts[j].Pos + 1, Node: owner[j+1]})
 	}
-	if P > 0 && r.pts[P-1].Pos != ^uint32(0) {
-		arcs = mergeArcs(arcs, Arc{Start: r.pts[P-1].Pos + 1, Node: owner[0]})
+	if pts[P-1].Pos != ^uint32(0) {
+		arcs = mergeArcs(arcs, Arc{Start: pts[P-1].Pos + 1, Node: owner[0]})
 	}
-	return arcs, r.pts
+	return arcs
 }
 
 func (r *ring) order() []uint32 {

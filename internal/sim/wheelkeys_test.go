@@ -92,10 +92,10 @@ func TestKeyPositionsOnOwnerArc(t *testing.T) {
 	for r, rr := range res.Rules {
 		pos := res.KeyPositions(r)
 		for i := range rr.Steps {
-			own := ownersAt(res, r, i)
+			own, arcs := ownersAt(res, r, i), res.Arcs(r, i)
 			hit := 0
 			for k, p := range pos {
-				if arcAt(rr.Steps[i].Arcs, p) == own[k] {
+				if arcAt(arcs, p) == own[k] {
 					hit++
 				}
 			}

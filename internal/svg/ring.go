@@ -90,7 +90,7 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State
 	cx, cy := g.pw/2, panelHd+g.r+30
 	failed := func(id sim.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
 	nodes := len(res.Timeline.Nodes)
-	c.ring(cx, cy, g.r, 16, arcSpans(sr.Arcs, nodes, 2*math.Pi*g.r), func(id sim.NodeID) []string {
+	c.ring(cx, cy, g.r, 16, arcSpans(res.Arcs(r, i), nodes, 2*math.Pi*g.r), func(id sim.NodeID) []string {
 		return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
 	})
 	if sr.Points != nil {
