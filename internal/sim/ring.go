@@ -137,8 +137,14 @@ func (r *ring) place(want []placed) []string {
 	for _, w := range want {
 		r.on[w.id] = w.count + 1
 	}
-	if r.pts == nil || 4*changed > len(want) {
+	switch {
+	case r.pts == nil || 4*changed > len(want):
 		return r.setPoints(r.entries(want))
+	case changed == 0:
+		// Only liveness changed (a failure or a recovery): the points,
+		// which are never modified in place, stay shared with the
+		// steps that already hold them.
+		return r.collisions()
 	}
 	return r.mergePoints(keep, added)
 }
