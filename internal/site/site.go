@@ -306,9 +306,20 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	// Figures are drawn while the sweep's variants replay; data.json and
-	// steps.csv, which need neither, render beside the figures and then
-	// beside the report: each core stays busy until the page is done.
+	sc = &Scenario{Name: s.Name, Result: res}
+	if err := sc.build(s, plan, opts, slots); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return sc, nil
+}
+
+// build draws the replayed scenario's figures, runs the variants its plan
+// asks for, and renders its files. Figures are drawn while the variants
+// replay; data.json and steps.csv, which need neither, render beside the
+// figures and then beside the report, so that each core stays busy
+// until the page is done.
+func (sc *Scenario) build(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct{}) error {
+	res := sc.Result
 	var figs []svg.Figure
 	var figErr error
 	var figWG sync.WaitGroup
@@ -316,7 +327,7 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 		figs, err = svg.Figures(res)
 		return err
 	})
-	sc = &Scenario{Name: s.Name, Result: res}
+	var err error
 	if plan.Active() {
 		func() {
 			<-slots // lend our token to the variants
@@ -326,7 +337,7 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 	}
 	if err != nil {
 		figWG.Wait()
-		return nil, fmt.Errorf("%s: %w", s.Name, err)
+		return err
 	}
 	var data []report.File
 	var dataErr error
@@ -349,16 +360,16 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 	dataWG.Wait()
 	switch {
 	case figErr != nil:
-		return nil, fmt.Errorf("%s: cannot draw figures: %w", s.Name, figErr)
+		return fmt.Errorf("cannot draw figures: %w", figErr)
 	case err != nil:
-		return nil, fmt.Errorf("%s: %w", s.Name, err)
+		return err
 	case dataErr != nil:
-		return nil, fmt.Errorf("%s: %w", s.Name, dataErr)
+		return dataErr
 	}
 	for _, f := range data {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
 	}
-	return sc, nil
+	return nil
 }
 
 // goCatching runs f on a new goroutine of wg and stores its error in
