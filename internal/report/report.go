@@ -64,6 +64,12 @@ func Markdown(res *sim.Result, figs []svg.Figure, opts Options) ([]byte, error) 
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the report: %w", err)
 	}
+	return MarkdownOf(r, opts)
+}
+
+// MarkdownOf renders report.md from a model Build made, for a caller that
+// keeps the model too; it adds opts.Study to r.
+func MarkdownOf(r *Report, opts Options) ([]byte, error) {
 	addStudy(r, opts.Study)
 	tmpl, err := parse(opts)
 	if err != nil {

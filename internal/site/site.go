@@ -410,7 +410,7 @@ func (sc *Scenario) render(opts Options) error {
 	for _, f := range sc.Figures {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
 	}
-	md, err := report.Markdown(sc.Result, sc.Figures, report.Options{Templates: templateFS(opts.Templates), Study: sc.Study})
+	md, err := report.MarkdownOf(rep, report.Options{Templates: templateFS(opts.Templates), Study: sc.Study})
 	if err != nil {
 		return err
 	}
