@@ -6,7 +6,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -43,9 +42,6 @@ steps:
 `, longName)
 	return Input{Path: "hostile.yaml", Src: []byte(src)}
 }
-
-// jsHref finds a javascript: link in rendered Markdown.
-var jsHref = regexp.MustCompile(`(?i)(href|src)\s*=\s*["']?\s*javascript:`)
 
 // TestHostileSite builds the hostile scenario into a site and checks
 // every file: no script, event handler or javascript: link got through,

@@ -64,8 +64,6 @@ var reasonColors = [sim.NumReasons]string{
 	sim.ReasonCollateral: "#CC3311", // red
 }
 
-var reasonNames = [sim.NumReasons]string{"gained", "forced", "collateral"}
-
 var reasonHelp = [sim.NumReasons]string{
 	"gained: to a node that joined or recovered",
 	"forced: its old node left or failed",

@@ -63,11 +63,10 @@ func SweepFigureStep(name string) (metric string, step int, ok bool) {
 
 // xAxis maps sweep values to pixels, logarithmically or linearly.
 type xAxis struct {
-	lo, hi     float64
-	left, w    float64
-	log        bool
-	values     []float64
-	paramLabel string
+	lo, hi  float64
+	left, w float64
+	log     bool
+	values  []float64
 }
 
 func (a xAxis) x(v float64) float64 {

@@ -41,14 +41,6 @@ func opShort(res *sim.Result, i int) string {
 	return "start"
 }
 
-func ruleLabels(res *sim.Result) string {
-	var ls []string
-	for _, r := range res.Rules {
-		ls = append(ls, r.Spec.Label)
-	}
-	return strings.Join(ls, ", ")
-}
-
 func movedList(res *sim.Result, i int) string {
 	var parts []string
 	k := float64(res.Keys.Len())
