@@ -40,7 +40,7 @@ END {
 	printf "%-22s %10.3f %10.2f\n", "per-key binary search", bs, bs / floor
 	split("ring ring-fail ketama jump rendezvous maglev modulo multiprobe bounded slots", rules, " ")
 	# the peer of each rule; "a|b" takes the faster of a and b in this run
-	split("groupcache groupcache groupcache go-jump go-rendezvous go-maglev - go-mpchash|go-mpchash-siphash buraksezer -", peers, " ")
+	split("groupcache groupcache groupcache go-jump go-rendezvous go-maglev gomemcache go-mpchash|go-mpchash-siphash buraksezer -", peers, " ")
 	for (r = 1; r <= 10; r++) {
 		ours = median("BenchmarkStep/rule=" rules[r] "/keys=1e6/nodes=100/vnodes=160")
 		if (peers[r] == "-") {
@@ -53,8 +53,8 @@ END {
 		printf "%-22s %10.3f %10.2f  %-18s %10.3f %10.1f\n", rules[r], ours, ours / floor, name, p, p / ours
 	}
 	print ""
-	split("groupcache stathat serialx buraksezer go-jump go-rendezvous go-maglev go-maglev-prehashed go-mpchash go-mpchash-siphash", libs, " ")
-	for (l = 1; l <= 10; l++) printf "peer %-20s %10.3f ns/key\n", libs[l], peer(libs[l])
+	split("groupcache stathat serialx buraksezer go-jump go-rendezvous go-maglev go-maglev-prehashed go-mpchash go-mpchash-siphash gomemcache modulo-xxhash", libs, " ")
+	for (l = 1; l <= 12; l++) printf "peer %-20s %10.3f ns/key\n", libs[l], peer(libs[l])
 	printf "peer %-20s %10.3f ns/key per step (Add, Remove: partitions redistributed)\n", "buraksezer-rebuild",
 		median("BenchmarkPeerSteps/lib=buraksezer-rebuild/keys=1e6/nodes=100/vnodes=160")
 }'

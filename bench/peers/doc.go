@@ -6,6 +6,10 @@
 // program built on the library; bench/run.sh sets these beside
 // ringreport's own ns/key per step and prints the ratios.
 //
+// Modulo's peer is github.com/bradfitz/gomemcache's ServerList, which
+// picks server crc32(key) mod n; "modulo-xxhash" is no library but the
+// loop a program writes for itself, xxhash64(key) mod n.
+//
 // Two rules have peers that place keys differently from ringreport:
 //
 //   - multiprobe: github.com/dgryski/go-mpchash follows the same paper

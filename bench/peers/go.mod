@@ -15,4 +15,7 @@ require (
 	github.com/stathat/consistent v1.0.0
 )
 
-require github.com/stretchr/testify v1.12.1 // indirect
+require (
+	github.com/bradfitz/gomemcache v0.0.0-20260422231931-4d751bb6e37c // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+)

@@ -15,6 +15,8 @@ import (
 	"github.com/golang/groupcache/consistenthash"
 	"github.com/serialx/hashring"
 	stathat "github.com/stathat/consistent"
+
+	"github.com/bradfitz/gomemcache/memcache"
 )
 
 // The workload of internal/sim's BenchmarkStep: 10⁶ keys, 100 nodes,
@@ -95,6 +97,17 @@ func BenchmarkPeers(b *testing.B) {
 	rv := rendezvous.New(nodes, xxhash.Sum64String)
 	run(b, "go-rendezvous", func(i int) int { return len(rv.Lookup(keys[i])) })
 
+	// Modulo: gomemcache's ServerList picks server crc32(key) mod n, the
+	// modulo rule as a library ships it; "modulo-xxhash" is the loop a
+	// program writes itself, xxhash64(key) mod n, and no library.
+	var sl memcache.ServerList
+	if err := sl.SetServers(serverAddrs(numNodes)...); err != nil {
+		b.Fatal(err)
+	}
+	run(b, "gomemcache", func(i int) int { a, _ := sl.PickServer(keys[i]); return len(a.String()) })
+	n := uint64(len(nodes)) // a variable, as in a program: no division by a constant
+	run(b, "modulo-xxhash", func(i int) int { return int(xxhash.Sum64String(keys[i]) % n) })
+
 	mg := maglev.New(nodes, 65537)
 	run(b, "go-maglev", func(i int) int { return mg.Lookup(xxhash.Sum64String(keys[i])) })
 	run(b, "go-maglev-prehashed", func(i int) int { return mg.Lookup(keyHashes[i]) })
@@ -138,6 +151,16 @@ func BenchmarkPeerSteps(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/numKeys/2, "ns/key")
 	})
+}
+
+// serverAddrs returns n literal TCP addresses, which ServerList takes
+// without a name lookup.
+func serverAddrs(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("10.0.%d.%d:11211", i/250, i%250+1)
+	}
+	return out
 }
 
 type member string

@@ -41,15 +41,29 @@ func (m *modulo) assign(lists [][]NodeID) {
 			fill(list, NoNode)
 			continue
 		}
-		off := uint32(r)
-		mod := newFastMod(n)
-		for i, p := range m.kc.pos32() {
-			b := mod.of(p) + off
-			if b >= n {
-				b -= n
-			}
-			list[i] = ids[b]
+		assignRank(list, m.kc.pos32(), ids, uint32(r))
+	}
+}
+
+// assignRank writes the r-th choice of every key, ids[(p + r) mod n] for
+// its position p, into list. The primary choice, the common case, has a
+// loop of its own without the offset.
+func assignRank(list []NodeID, pos []uint32, ids []NodeID, r uint32) {
+	n := uint32(len(ids))
+	mod := newFastMod(n)
+	list = list[:len(pos)]
+	if r == 0 {
+		for i, p := range pos {
+			list[i] = ids[mod.of(p)]
 		}
+		return
+	}
+	for i, p := range pos {
+		b := mod.of(p) + r
+		if b >= n {
+			b -= n
+		}
+		list[i] = ids[b]
 	}
 }
 

@@ -31,7 +31,7 @@ type tracker struct {
 	counted  bool // moves1 counted this step's transfers into pairs
 	// movesDense's scratch: the pair table and the flat strip.
 	pairScratch  *[1 << (2 * pairShift)]uint32
-	stripScratch *[MaxStripCells * NumReasons]uint32
+	stripScratch *flatStrip
 }
 
 func newTracker(res *Result, rank []uint32) *tracker {

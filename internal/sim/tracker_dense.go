@@ -7,7 +7,10 @@ package sim
 // from one counter per (old, new) owner pair, which also holds the
 // pair's reason; and the keys are taken one HashOrder strip cell at a
 // time, so that cell's counts gather in registers rather than in a
-// counter the loop has just incremented.
+// counter the loop has just incremented. When the strip's hash order is
+// the keys' own and keys carry no weights, every key is counted, moved or
+// not, which spares the pass that picks out the moved ones: a key that
+// stays counts on its owner's diagonal pair, whose reason is reasonSame.
 
 // movesDense applies and measures a whole step with one replica, owners
 // being every key's new primary owner, when the undo log goes dense. The
@@ -21,6 +24,13 @@ func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 	var buf [moveBlock]uint32
 	for c := range ho {
 		lo, hi := ceilDiv(c*t.k, len(ho)), ceilDiv((c+1)*t.k, len(ho))
+		if t.rank == nil && t.w == nil {
+			nF, nC, nS := m.countAll(lo, hi)
+			ho[c][ReasonForced] += nF
+			ho[c][ReasonCollateral] += nC
+			ho[c][ReasonGained] += uint32(hi-lo) - nF - nC - nS
+			continue
+		}
 		for base := lo; base < hi; base += moveBlock {
 			moved := movedRange(&buf, cur, owners, base, min(base+moveBlock, hi))
 			nF, nC := m.count(moved)
@@ -54,7 +64,7 @@ type pairMoves struct {
 	// spares count the bounds checks, and the registers they would take.
 	pairs   *[1 << (2 * pairShift)]uint32
 	keyCell []uint16                            // KeySet.keyCell
-	ko      *[MaxStripCells * NumReasons]uint32 // the KeyOrder strip, flat
+	ko      *flatStrip                          // the KeyOrder strip
 }
 
 // pairShift is the bits of a node in a pairMoves cell: it holds every
@@ -83,6 +93,34 @@ func (m *pairMoves) count(moved []uint32) (nF, nC uint32) {
 	return nF, nC
 }
 
+// countAll is count for every key in [lo, hi), moved or not, and also
+// returns how many stayed: a key that stays counts on the diagonal pair
+// (o, o), whose reason is reasonSame, and in its cell's reasonSame slot.
+//
+//go:noinline
+func (m *pairMoves) countAll(lo, hi int) (nF, nC, nS uint32) {
+	pairs, ko := m.pairs, m.ko
+	cur := m.cur[lo:hi]
+	owners, keyCell := m.owners[lo:hi][:len(cur)], m.keyCell[lo:hi][:len(cur)]
+	for i, o := range cur {
+		cell := (uint(o)<<pairShift | uint(owners[i])) & (1<<(2*pairShift) - 1)
+		v := pairs[cell] + 1<<2
+		pairs[cell] = v
+		r := v & 3
+		ko[(uint(keyCell[i])+uint(r))&uint(len(ko)-1)]++
+		nF += r & 1
+		nC += r >> 1
+		nS += r & (r >> 1)
+	}
+	return nF - nS, nC - nS, nS
+}
+
+// reasonSame is the reason countAll gives a key that did not move: its
+// bits are forced's and collateral's both, and it counts as neither.
+const reasonSame = ReasonForced | ReasonCollateral
+
+var _ = [1]int{}[reasonSame-NumReasons]
+
 // hashOrder counts the moved keys into the HashOrder strip by their rank
 // in the rule's order.
 func (m *pairMoves) hashOrder(moved []uint32, rank []uint32, cells stripIndex, ho []Cell) {
@@ -100,11 +138,12 @@ func (m *pairMoves) requests(moved []uint32, w []uint32, p *pairCounter) {
 
 // flush moves the pairs' counts of nodes below n into the pair counter,
 // marking them touched in ascending order, and returns the moved keys.
+// The diagonal, keys that stayed, is not a move.
 func (m *pairMoves) flush(p *pairCounter) int {
 	moved := 0
 	for o := range p.n {
 		for c, v := range m.pairs[o<<pairShift : o<<pairShift+p.n] {
-			if n := int32(v >> 2); n != 0 {
+			if n := int32(v >> 2); n != 0 && c != o {
 				p.keys[o*p.n+c] += n
 				p.touched = append(p.touched, uint32(o*p.n+c))
 				moved += int(n)
@@ -129,24 +168,36 @@ func (t *tracker) pairTable(acc *stepAcc) *[1 << (2 * pairShift)]uint32 {
 		for c := range row {
 			row[c] = uint32(reasonOf[forced[o]<<1|gained[c]])
 		}
+		row[o] = reasonSame
 	}
 	return t.pairScratch
 }
 
-// flatStrip returns a zeroed strip of NumReasons counts per cell, flat.
-func (t *tracker) flatStrip() *[MaxStripCells * NumReasons]uint32 {
+// flatStrip is a strip's counts in one array: cell c's count for reason
+// r is at c·stripStride + r. The slot after the reasons, reasonSame's,
+// takes the keys countAll counts that did not move, and is never read.
+type flatStrip [MaxStripCells * stripStride]uint32
+
+// stripStride is the slots per cell of a flatStrip: a power of two with
+// room for every reason and reasonSame.
+const stripStride = 4
+
+var _ = [1]int{}[stripStride-1-reasonSame]
+
+// flatStrip returns a zeroed flat strip.
+func (t *tracker) flatStrip() *flatStrip {
 	if t.stripScratch == nil {
-		t.stripScratch = new([MaxStripCells * NumReasons]uint32)
+		t.stripScratch = new(flatStrip)
 	}
 	clear(t.stripScratch[:])
 	return t.stripScratch
 }
 
 // foldStrip adds a flat strip's counts into a strip.
-func foldStrip(dst []Cell, flat *[MaxStripCells * NumReasons]uint32) {
+func foldStrip(dst []Cell, flat *flatStrip) {
 	for c := range dst {
 		for r := range dst[c] {
-			dst[c][r] += flat[c*NumReasons+r]
+			dst[c][r] += flat[c*stripStride+r]
 		}
 	}
 }
