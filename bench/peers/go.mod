@@ -3,6 +3,7 @@ module github.com/ringreport/ringreport/bench/peers
 go 1.26.8
 
 require (
+	github.com/bradfitz/gomemcache v0.0.0-20260422231931-4d751bb6e37c
 	github.com/buraksezer/consistent v0.10.0
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/dchest/siphash v1.2.3
@@ -16,6 +17,5 @@ require (
 )
 
 require (
-	github.com/bradfitz/gomemcache v0.0.0-20260422231931-4d751bb6e37c // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
 )
