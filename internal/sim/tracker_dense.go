@@ -63,8 +63,8 @@ type pairMoves struct {
 	// the low two bits and its moved keys above them. Its fixed size
 	// spares count the bounds checks, and the registers they would take.
 	pairs   *[1 << (2 * pairShift)]uint32
-	keyCell []uint16                            // KeySet.keyCell
-	ko      *flatStrip                          // the KeyOrder strip
+	keyCell []uint16   // KeySet.keyCell
+	ko      *flatStrip // the KeyOrder strip
 }
 
 // pairShift is the bits of a node in a pairMoves cell: it holds every
