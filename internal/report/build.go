@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,6 +116,47 @@ func memberList(res *sim.Result, st *sim.State, withWeights bool) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// maxListed is the most members a step section names one by one;
+// memberSummary shortens a longer list to listedEnds members at each end
+// and the failed ones.
+const (
+	maxListed  = 24
+	listedEnds = 3
+)
+
+// memberSummary is memberList for a step section: up to maxListed members
+// all of them, else how many, the ends of the list in join order and the
+// failed ones, e.g. "node-1, node-2, node-3, … 96 more …, node-100,
+// node-101, node-102; failed: node-54".
+func memberSummary(res *sim.Result, st *sim.State) string {
+	if len(st.Members) <= maxListed {
+		return memberList(res, st, false)
+	}
+	var all, failed []string
+	for _, m := range st.Members {
+		all = append(all, res.Timeline.Nodes[m.ID])
+		if m.Failed {
+			failed = append(failed, res.Timeline.Nodes[m.ID])
+		}
+	}
+	s := shortList(all)
+	if len(failed) > 0 {
+		s += "; failed: " + shortList(failed)
+	}
+	return s
+}
+
+// shortList joins up to maxListed names, and of more names the first and
+// last listedEnds around how many it leaves out.
+func shortList(names []string) string {
+	n := len(names)
+	if n <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	ends := slices.Concat(names[:listedEnds], []string{"… " + text.Count(n-2*listedEnds) + " more …"}, names[n-listedEnds:])
+	return strings.Join(ends, ", ")
 }
 
 func weightsText(st *sim.State) string {

@@ -55,6 +55,7 @@ func dest(name string) string { return url.PathEscape(name) }
 var (
 	count     = text.Count
 	fixed     = text.Fixed
+	grouped   = text.Grouped
 	pct       = text.Pct
 	signedPct = text.SignedPct
 	times     = text.Times

@@ -125,8 +125,13 @@ type StepSection struct {
 	// Note is the scenario's note for the step, or "".
 	Note string
 	// Members lists the cluster after the step in join order, failed
-	// members marked, e.g. "a, b (failed), c".
+	// members marked, e.g. "a, b (failed), c"; past maxListed members,
+	// the first and last few and the failed ones (see memberSummary).
 	Members string
+	// MemberCount is how many members the cluster has after the step;
+	// MembersShort reports that Members does not name them all.
+	MemberCount  int
+	MembersShort bool
 	// Live is the number of live members after the step.
 	Live int
 	// Keys is K.
@@ -190,8 +195,16 @@ type RuleNote struct {
 type LoadTable struct {
 	// Rules are the column labels, in scenario order.
 	Rules []string
-	// Rows holds one row per member, in join order.
+	// Rows holds one row per member shown, in join order: every member,
+	// or past maxLoadRows those sim.Result.Notable picks.
 	Rows []LoadRow
+	// Members is how many members the step has; Omitted, how many of
+	// them Rows leaves out.
+	Members, Omitted int
+	// Scope says which members a shortened table keeps, e.g. "the node
+	// the step acts on and the 2 most and 2 least loaded under each
+	// rule"; "" when it has them all.
+	Scope string
 }
 
 // LoadRow is one member's loads.

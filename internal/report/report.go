@@ -102,13 +102,14 @@ func parse(opts Options) (*template.Template, error) {
 //   - dest name: a file name as a Markdown link destination
 //   - count n: an integer with thousands separators, 12,345
 //   - fixed n x: x with exactly n decimals ("—" for NaN)
+//   - grouped n x: fixed with thousands separators, 9,901.0
 //   - pct x: a fraction as a percentage with one decimal, 12.3%
 //   - signedPct x: pct with a sign for non-zero values, +1.5%, −0.3%
 //   - times x: a ratio with two decimals, 2.60×
 //   - plural n one many: "1 node", "3 nodes"
 func Funcs() template.FuncMap {
 	return template.FuncMap{
-		"esc": esc, "dest": dest, "count": count, "fixed": fixed, "pct": pct,
+		"esc": esc, "dest": dest, "count": count, "fixed": fixed, "grouped": grouped, "pct": pct,
 		"signedPct": signedPct, "times": times, "plural": plural, "round": round,
 	}
 }

@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -172,5 +174,54 @@ func TestRuleNotes(t *testing.T) {
 	want := "| — |\n\n- **modulo:** cannot do \\<this\\>\n- **modulo:** second\n\nWho ships keys to whom"
 	if !strings.Contains(string(md), want) {
 		t.Errorf("report.md lacks %q", want)
+	}
+}
+
+// TestLargeCluster checks that past maxListed members a step names only
+// the ends of its member list and the failed members, and that past
+// maxLoadRows its load table keeps the members sim.Result.Notable picks
+// and says which and how many it leaves out.
+func TestLargeCluster(t *testing.T) {
+	var ns []string
+	for j := range 30 {
+		ns = append(ns, fmt.Sprintf("n%02d", j))
+	}
+	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: sim.KeySpec{Count: 3000}, Nodes: names(ns...),
+		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "jump"}}, Replicas: 1,
+		Steps: []sim.Step{{Op: sim.OpFail, Nodes: names("n03", "n07")}, {Op: sim.OpAdd, Nodes: names("x")}}}
+	res := replay(t, s)
+	sec := stepSection(res, 2)
+	if want := "n00, n01, n02, … 25 more …, n28, n29, x; failed: n03, n07"; sec.Members != want || !sec.MembersShort || sec.MemberCount != 31 {
+		t.Errorf("members %q (%d, short %v), want %q (31, short)", sec.Members, sec.MemberCount, sec.MembersShort, want)
+	}
+	notable := res.Notable(2, []int{0, 1}, loadExtremes, maxLoadRows-1)
+	var want []string
+	for _, m := range notable {
+		want = append(want, res.Timeline.Nodes[m.ID])
+	}
+	var got []string
+	for _, row := range sec.Loads.Rows {
+		got = append(got, row.Node)
+	}
+	if !slices.Equal(got, want) || !slices.Contains(got, "x") || !slices.Contains(got, "n07") {
+		t.Errorf("load table rows %v, want %v with x and n07", got, want)
+	}
+	if sec.Loads.Members != 31 || sec.Loads.Omitted != 31-len(want) {
+		t.Errorf("load table of %d members omits %d, want 31 and %d", sec.Loads.Members, sec.Loads.Omitted, 31-len(want))
+	}
+	if want := "the node the step acts on, the 2 failed nodes and the 2 most and 2 least loaded under each rule"; sec.Loads.Scope != want {
+		t.Errorf("scope %q, want %q", sec.Loads.Scope, want)
+	}
+	md, err := Markdown(res, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("), for %d of the 31 nodes: the node the step acts on, ", len(want)); !strings.Contains(string(md), want) {
+		t.Errorf("report.md lacks %q", want)
+	}
+	// Up to maxLoadRows members, everyone.
+	small := stepSection(replay(t, ringWalkthrough()), 1)
+	if len(small.Loads.Rows) != 6 || small.Loads.Omitted != 0 || small.Loads.Scope != "" || small.MembersShort {
+		t.Errorf("six members: %d rows, %d omitted, scope %q", len(small.Loads.Rows), small.Loads.Omitted, small.Loads.Scope)
 	}
 }

@@ -89,19 +89,18 @@ func hotCell(res *sim.Result, steps []sim.StepResult, j int) HotCell {
 }
 
 // stepRequests is step i's request figures, or nil when unweighted.
-func stepRequests(res *sim.Result, i int) *StepRequests {
+func stepRequests(res *sim.Result, i int, shown []sim.Member) *StepRequests {
 	if res.Keys.Weight == nil {
 		return nil
 	}
-	sq := &StepRequests{}
+	sq := &StepRequests{Loads: newLoadTable(res, i, shown)}
 	for r, rr := range res.Rules {
 		sr := &rr.Steps[i]
 		b, _ := res.RequestBalance(r, i)
 		sq.Rows = append(sq.Rows, StepRequestRow{Label: rr.Spec.Label, Moved: int(sr.MovedRequests),
 			MovedFraction: float64(sr.MovedRequests) / float64(res.Keys.Requests), PeakToMean: b.PeakToMean, WorstDeviation: b.WorstDeviation})
-		sq.Loads.Rules = append(sq.Loads.Rules, rr.Spec.Label)
 	}
-	for _, m := range res.Timeline.States[i].Members {
+	for _, m := range shown {
 		share := res.RequestShare(m.ID, i)
 		row := LoadRow{Node: res.Timeline.Nodes[m.ID], Failed: m.Failed, Weight: m.Weight, Share: share}
 		for _, rr := range res.Rules {

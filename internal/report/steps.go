@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -11,17 +12,20 @@ import (
 func stepSection(res *sim.Result, i int) StepSection {
 	st := &res.Timeline.States[i]
 	sec := StepSection{
-		Step:     i,
-		Change:   change(res, i),
-		Note:     st.Note,
-		Members:  memberList(res, st, false),
-		Live:     st.Live(),
-		Keys:     res.Keys.Len(),
-		Weighted: !text.EqualWeights(st),
-		Replicas: st.Replicas,
-		Loads:    loadTable(res, i),
-		Requests: stepRequests(res, i),
+		Step:         i,
+		Change:       change(res, i),
+		Note:         st.Note,
+		Members:      memberSummary(res, st),
+		MemberCount:  len(st.Members),
+		MembersShort: len(st.Members) > maxListed,
+		Live:         st.Live(),
+		Keys:         res.Keys.Len(),
+		Weighted:     !text.EqualWeights(st),
+		Replicas:     st.Replicas,
 	}
+	shown := tableMembers(res, i)
+	sec.Loads = loadTable(res, i, shown)
+	sec.Requests = stepRequests(res, i, shown)
 	if i > 0 {
 		sec.Transfers = stepTransfers(res, i)
 	}
@@ -60,14 +64,74 @@ func stepRow(res *sim.Result, r, i int) StepRow {
 	}
 }
 
-// loadTable shows every member's keys under every rule after step i.
-func loadTable(res *sim.Result, i int) LoadTable {
+// maxLoadRows is the most members a step's load table lists in full;
+// a larger cluster's table keeps the members sim.Result.Notable picks,
+// loadExtremes most and least loaded under each rule, so that a hundred
+// steps of a hundred nodes stay readable. data.json has every load.
+const (
+	maxLoadRows  = 24
+	loadExtremes = 2
+)
+
+// tableMembers returns the members of step i that its load tables list.
+func tableMembers(res *sim.Result, i int) []sim.Member {
 	st := &res.Timeline.States[i]
-	var t LoadTable
+	if len(st.Members) <= maxLoadRows {
+		return st.Members
+	}
+	rules := make([]int, len(res.Rules))
+	for r := range rules {
+		rules[r] = r
+	}
+	return res.Notable(i, rules, loadExtremes, maxLoadRows-1)
+}
+
+// newLoadTable starts a load table of the given members of step i.
+func newLoadTable(res *sim.Result, i int, shown []sim.Member) LoadTable {
+	st := &res.Timeline.States[i]
+	t := LoadTable{Members: len(st.Members), Omitted: len(st.Members) - len(shown)}
+	if t.Omitted > 0 {
+		t.Scope = tableScope(st)
+	}
 	for _, rr := range res.Rules {
 		t.Rules = append(t.Rules, rr.Spec.Label)
 	}
+	return t
+}
+
+// tableScope says which members a shortened load table of st keeps.
+func tableScope(st *sim.State) string {
+	failed, other := 0, ""
 	for _, m := range st.Members {
+		switch {
+		case m.Failed && slices.Contains(st.Named, m.ID):
+			other = "other "
+		case m.Failed:
+			failed++
+		}
+	}
+	var parts []string
+	switch n := len(st.Named); {
+	case n == 1:
+		parts = append(parts, "the node the step acts on")
+	case n > 1:
+		parts = append(parts, "the "+text.Count(n)+" nodes the step acts on")
+	}
+	switch {
+	case failed == 1:
+		parts = append(parts, "the "+other+"failed node")
+	case failed > 1:
+		parts = append(parts, "the "+text.Count(failed)+" "+other+"failed nodes")
+	}
+	parts = append(parts, fmt.Sprintf("the %d most and %d least loaded under each rule", loadExtremes, loadExtremes))
+	return text.List(parts)
+}
+
+// loadTable shows the keys of the members shown under every rule after
+// step i.
+func loadTable(res *sim.Result, i int, shown []sim.Member) LoadTable {
+	t := newLoadTable(res, i, shown)
+	for _, m := range shown {
 		share := res.FairShare(m.ID, i)
 		row := LoadRow{Node: res.Timeline.Nodes[m.ID], Failed: m.Failed, Weight: m.Weight, Share: share}
 		for _, rr := range res.Rules {

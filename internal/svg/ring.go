@@ -1,10 +1,8 @@
 package svg
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -171,30 +169,13 @@ const legendExtremes = 4
 // in join order, and how many it leaves out. Up to maxLegendRows members
 // are all listed; beyond that the legend keeps the members the step acted
 // on, the failed ones, and the legendExtremes most and least loaded under
-// the rule (ties to the earlier member), at most maxLegendRows − 1 rows.
+// the rule (sim.Result.Notable), at most maxLegendRows − 1 rows.
 func legendMembers(res *sim.Result, r, i int) (shown []sim.Member, more int) {
 	st := &res.Timeline.States[i]
 	if len(st.Members) <= maxLegendRows {
 		return st.Members, 0
 	}
-	loads := res.Rules[r].Steps[i].Loads
-	keep := make([]bool, len(st.Members))
-	var live []int
-	for j, m := range st.Members {
-		keep[j] = m.Failed || slices.Contains(st.Named, m.ID)
-		if !m.Failed {
-			live = append(live, j)
-		}
-	}
-	slices.SortStableFunc(live, func(a, b int) int { return cmp.Compare(loads[st.Members[b].ID], loads[st.Members[a].ID]) })
-	for e := range min(legendExtremes, len(live)) {
-		keep[live[e]], keep[live[len(live)-1-e]] = true, true
-	}
-	for j, m := range st.Members {
-		if keep[j] && len(shown) < maxLegendRows-1 {
-			shown = append(shown, m)
-		}
-	}
+	shown = res.Notable(i, []int{r}, legendExtremes, maxLegendRows-1)
 	return shown, len(st.Members) - len(shown)
 }
 

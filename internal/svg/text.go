@@ -57,7 +57,7 @@ func legendScope(res *sim.Result, i int) string {
 	if len(res.Timeline.States[i].Members) <= maxLegendRows {
 		return ""
 	}
-	return fmt.Sprintf(": with %s nodes, it lists only those this step acted on, the failed ones and the %d most and %d least loaded under each rule (the report's load table has them all)",
+	return fmt.Sprintf(": with %s nodes, it lists only those this step acted on, the failed ones and the %d most and %d least loaded under each rule (data.json has them all)",
 		commas(len(res.Timeline.States[i].Members)), legendExtremes, legendExtremes)
 }
 

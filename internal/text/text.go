@@ -41,6 +41,25 @@ func Fixed(n int, x float64) string {
 	return s
 }
 
+// Grouped is Fixed with the whole part's digits grouped as Count groups
+// them: Grouped(1, 9901) is "9,901.0".
+func Grouped(n int, x float64) string {
+	s := Fixed(n, x)
+	whole, frac, dot := strings.Cut(s, ".")
+	w, err := strconv.Atoi(whole)
+	if err != nil { // "—", or beyond an int
+		return s
+	}
+	out := Count(w)
+	if strings.HasPrefix(whole, "-") && w == 0 {
+		out = "-" + out
+	}
+	if dot {
+		out += "." + frac
+	}
+	return out
+}
+
 // Pct formats a fraction as a percentage with one decimal: 0.1234 → 12.3%.
 func Pct(x float64) string { return Fixed(1, 100*x) + "%" }
 

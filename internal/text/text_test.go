@@ -14,6 +14,8 @@ func TestNumbers(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{Count(0), "0"}, {Count(999), "999"}, {Count(1000), "1,000"}, {Count(-1234567), "-1,234,567"},
 		{Fixed(2, 1.005), "1.00"}, {Fixed(1, -0.04), "0.0"}, {Fixed(3, math.NaN()), "—"},
+		{Grouped(1, 9901), "9,901.0"}, {Grouped(1, 999.96), "1,000.0"}, {Grouped(2, -1234.5), "-1,234.50"},
+		{Grouped(1, -0.5), "-0.5"}, {Grouped(0, 12345.4), "12,345"}, {Grouped(1, math.Inf(1)), "—"},
 		{Pct(0.1234), "12.3%"}, {SignedPct(0.015), "+1.5%"}, {SignedPct(-0.003), "−0.3%"}, {SignedPct(0), "0.0%"},
 		{Times(2.6), "2.60×"}, {Times(Ratio(1, 0)), "—"},
 		{Plural(1, "key", "keys"), "1 key"}, {Plural(1200, "key", "keys"), "1,200 keys"},
