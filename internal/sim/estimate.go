@@ -61,10 +61,10 @@ func perKeyBytes(spec RuleSpec, r int64, uniform bool) int64 {
 	return n
 }
 
-// perStepBytes is what one rule's StepResult keeps: the strips, and the
-// arcs and points of point-based rules.
+// perStepBytes is what one rule's StepResult keeps: the strips' shades,
+// and the arcs and points of point-based rules.
 func perStepBytes(spec RuleSpec, points, k int64) int64 {
-	n := 2 * int64(stripCells(int(k))) * NumReasons * 4
+	n := 2 * int64(stripCells(int(k)))
 	switch spec.Kind {
 	case "ring", "ketama", "bounded", "multiprobe":
 		if spec.Kind == "ring" && spec.VNodes > 0 {

@@ -20,6 +20,9 @@ type replayOptions struct {
 	// metric be recomputed from scratch (fullMeasure), with recurrences
 	// always recomputed: the reference the incremental path must match.
 	full bool
+	// counts keeps every step's exact strip counts beside its shaded
+	// Strip, so that tests can compare them.
+	counts bool
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -75,9 +78,9 @@ func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, err
 	rr := RuleResult{Spec: spec, Steps: make([]StepResult, len(res.Timeline.States))}
 	recompute := func(step int) [][]NodeID { return replayTo(spec, e, res.Timeline, step) }
 	if opts.full {
-		replayFull(res, p, rr.Steps, recompute)
+		replayFull(res, p, rr.Steps, recompute, opts.counts)
 	} else {
-		replayFast(res, p, rr.Steps, recompute)
+		replayFast(res, p, rr.Steps, recompute, opts.counts)
 	}
 	return rr, nil
 }
@@ -96,8 +99,9 @@ type deltaPlacer interface {
 
 // replayFast measures every step through the tracker: deltas where the
 // placer has them, whole assignments diffed otherwise.
-func replayFast(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID) {
+func replayFast(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID, keepCounts bool) {
 	run := newRuleRun(res, p, recompute)
+	run.t.keepCounts = keepCounts
 	for i := range out {
 		out[i] = run.step(i)
 	}
@@ -150,7 +154,7 @@ func deltaOf(dp deltaPlacer, d *delta, r int) bool {
 
 // replayFull is the reference replay: whole assignments and metrics from
 // scratch at every step, recurrences by recomputation.
-func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID) {
+func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID, keepCounts bool) {
 	rank := p.order()
 	var prev [][]NodeID
 	seen := map[uint64][]int{}
@@ -164,7 +168,7 @@ func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][
 		if i > 0 {
 			prevLoads, total = out[i-1].Loads, out[i-1].TotalMoved
 		}
-		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank)
+		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank, keepCounts)
 		sr.Notes = notes
 		sr.Arcs, sr.Points = p.geometry()
 		sr.Probes = probes(p, res.Scenario.Probes, st.Replicas)

@@ -47,15 +47,15 @@ func TestRingAddMovesOnlyToNewNode(t *testing.T) {
 		if sr.Moved != newLoad || sr.Needed != sr.Moved || sr.Collateral() != 0 {
 			t.Errorf("step %d: moved %d, needed %d, new nodes own %d; want all equal", i, sr.Moved, sr.Needed, newLoad)
 		}
-		var gained uint32
+		lit := 0
 		for _, c := range sr.Strip.KeyOrder {
-			gained += c[ReasonGained]
-			if c[ReasonForced]+c[ReasonCollateral] != 0 {
-				t.Fatalf("step %d: a key moved for another reason: %v", i, c)
+			if c != 0 && c.Reason() != ReasonGained {
+				t.Fatalf("step %d: a cell shows keys moved for reason %d", i, c.Reason())
 			}
+			lit += c.Quarters() / 4 // one key per cell: all of it or nothing
 		}
-		if int(gained) != sr.Moved {
-			t.Errorf("step %d: strip counts %d gained keys, want %d", i, gained, sr.Moved)
+		if got := sr.Strip.Moved; got != [NumReasons]int{ReasonGained: sr.Moved} || lit != sr.Moved {
+			t.Errorf("step %d: strip counts %v moved keys in %d lit cells, want %d gained", i, got, lit, sr.Moved)
 		}
 	}
 }
@@ -225,5 +225,30 @@ func TestWithoutFigureData(t *testing.T) {
 	}
 	if lean.Keys != res.Keys || lean.Timeline != res.Timeline || lean.Scenario != res.Scenario {
 		t.Error("the copy does not share the inputs")
+	}
+}
+
+// TestShade: a cell's shade is its commonest reason (the first of equals)
+// and its moved share in quarters rounded up, at least one quarter when
+// anything moved.
+func TestShade(t *testing.T) {
+	for _, tc := range []struct {
+		c          Cell
+		keys       int
+		reason, qs int
+	}{
+		{Cell{}, 10, 0, 0},
+		{Cell{0, 0, 1}, 1, ReasonCollateral, 4},
+		{Cell{1, 0, 0}, 489, ReasonGained, 1},
+		{Cell{0, 100, 23}, 489, ReasonForced, 2},      // 123/489 > ¼
+		{Cell{0, 61, 61}, 488, ReasonForced, 1},       // 122/488 = ¼ exactly; a tie goes to forced
+		{Cell{200, 0, 289}, 489, ReasonCollateral, 4}, // all of it
+		{Cell{366, 0, 0}, 489, ReasonGained, 3},       // 366/489 < ¾
+		{Cell{367, 0, 0}, 489, ReasonGained, 4},       // 367/489 > ¾
+	} {
+		s := shadeOf(tc.c, tc.keys)
+		if s.Reason() != tc.reason || s.Quarters() != tc.qs || (s == 0) != (tc.qs == 0) {
+			t.Errorf("shadeOf(%v, %d) = reason %d, %d quarters; want %d, %d", tc.c, tc.keys, s.Reason(), s.Quarters(), tc.reason, tc.qs)
+		}
 	}
 }

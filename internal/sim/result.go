@@ -53,7 +53,7 @@ type StepResult struct {
 	Recurs int
 	// Probes holds the scenario's probes, in scenario order.
 	Probes []Probe
-	// Strip says which keys moved and why.
+	// Strip says which keys moved and why, as the strips figure shows it.
 	Strip Strip
 	// Arcs is the ownership of the circle after the step, or nil for the
 	// point rules (ring, ketama, bounded), whose arcs follow from Points
@@ -68,6 +68,9 @@ type StepResult struct {
 	// summed weight of the keys it owns (primary). Nil when the key set
 	// carries no weights.
 	Requests []int64
+	// counts are the exact counts Strip was shaded from, kept only when
+	// a test asks (replayOptions.counts).
+	counts *stripCounts
 	// MovedRequests is the summed weight of the moved keys (0 unweighted).
 	MovedRequests int64
 	// Transfers lists the moved keys by old and new owner: one entry per
@@ -117,18 +120,94 @@ const (
 // bins of consecutive keys.
 const MaxStripCells = 2048
 
-// Strip counts moved keys per cell in two orders. With K ≤ MaxStripCells
-// each cell is one key; otherwise key g (0-based, in the strip's order) of
-// K falls in cell ⌊g·n/K⌋ of n.
+// Strip is a step's moved keys as the strips figure draws them: cell by
+// cell in two orders, each cell shaded by why its keys moved and by how
+// many did. With K ≤ MaxStripCells each cell is one key; otherwise key g
+// (0-based, in the strip's order) of K falls in cell ⌊g·n/K⌋ of n. A
+// shade is one byte, where counts by reason took twelve: over a hundred
+// steps of five rules that is 2 MB rather than 24.
 type Strip struct {
 	// KeyOrder cells follow generation order (the keys file order).
-	KeyOrder []Cell
+	KeyOrder []Shade
 	// HashOrder cells follow the rule's position order.
-	HashOrder []Cell
+	HashOrder []Shade
+	// Moved counts the step's moved keys by reason.
+	Moved [NumReasons]int
+}
+
+// Shade is what a strip shows of one cell: the reason most of its moved
+// keys moved for (the first of equals, in reason order) and the share of
+// its keys that moved, in quarters rounded up (a cell of one key that
+// moved is all of it). The zero Shade is a cell where nothing moved.
+type Shade uint8
+
+// Quarters returns the share of the cell's keys that moved, in quarters
+// rounded up: 0 when none did, 4 when all or, rounded up, nearly all did.
+func (s Shade) Quarters() int {
+	if s == 0 {
+		return 0
+	}
+	return int(s-1)%4 + 1
+}
+
+// Reason returns the commonest reason of the cell's moves.
+func (s Shade) Reason() int {
+	if s == 0 {
+		return 0
+	}
+	return int(s-1) / 4
+}
+
+// shadeOf shades a cell of keys keys whose moved keys count c by reason.
+func shadeOf(c Cell, keys int) Shade {
+	sum, reason := 0, 0
+	for r, v := range c {
+		sum += int(v)
+		if v > c[reason] {
+			reason = r
+		}
+	}
+	if sum == 0 {
+		return 0
+	}
+	q := min(max(ceilDiv(4*sum, keys), 1), 4)
+	return Shade(1 + 4*reason + q - 1)
 }
 
 // Cell counts the moved keys of one strip cell by reason.
 type Cell [NumReasons]uint32
+
+// stripCounts is a step's strip as the tracker counts it: moved keys by
+// reason, cell by cell, in the two orders of Strip.
+type stripCounts struct {
+	KeyOrder, HashOrder []Cell
+}
+
+func newStripCounts(k int) *stripCounts {
+	c := stripCells(k)
+	return &stripCounts{KeyOrder: make([]Cell, c), HashOrder: make([]Cell, c)}
+}
+
+// shade returns the Strip of the counts, over k keys.
+func (c *stripCounts) shade(k int) Strip {
+	n := len(c.KeyOrder)
+	s := Strip{KeyOrder: make([]Shade, n), HashOrder: make([]Shade, n)}
+	for j := range n {
+		keys := CellKeys(j, n, k)
+		s.KeyOrder[j] = shadeOf(c.KeyOrder[j], keys)
+		s.HashOrder[j] = shadeOf(c.HashOrder[j], keys)
+		for r, v := range c.HashOrder[j] {
+			s.Moved[r] += int(v)
+		}
+	}
+	return s
+}
+
+// clear zeroes every count.
+func (c *stripCounts) clear() {
+	clear(c.KeyOrder)
+	clear(c.HashOrder)
+}
 
 // CellKeys returns how many keys cell c of n cells holds, out of k keys:
 // the g with ⌊g·n/k⌋ = c.

@@ -1,6 +1,9 @@
 package sim
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // tracker turns consecutive assignments of one rule into StepResults.
 //
@@ -29,6 +32,10 @@ type tracker struct {
 	reqs     []int64  // request loads of cur, by NodeID, when weighted
 	pairs    pairCounter
 	counted  bool // moves1 counted this step's transfers into pairs
+	// strip counts the step's moved keys; every step reuses it. With
+	// keepCounts, each StepResult keeps a copy (replayOptions.counts).
+	strip      *stripCounts
+	keepCounts bool
 	// movesDense's scratch: the pair table and the flat strip.
 	pairScratch  *[1 << (2 * pairShift)]uint32
 	stripScratch *flatStrip
@@ -43,6 +50,7 @@ func newTracker(res *Result, rank []uint32) *tracker {
 	t.cells = newStripIndex(t.k)
 	t.w = res.Keys.Weight
 	t.pairs = newPairCounter(len(t.nodeHash))
+	t.strip = newStripCounts(t.k)
 	return t
 }
 
@@ -85,7 +93,8 @@ func (d *delta) addFrom(k int, pref [][]NodeID, j int) {
 // stepAcc accumulates one step's counts while changes are applied.
 type stepAcc struct {
 	sr            *StepResult
-	before, after []bool // live sets, by NodeID
+	strip         *stripCounts // zeroed at the step's start
+	before, after []bool       // live sets, by NodeID
 }
 
 // lists returns space for a whole assignment of lists of length r: the
@@ -120,7 +129,8 @@ func (t *tracker) start() StepResult {
 	}
 	t.under = countNoNode(t.cur[len(t.cur)-1])
 	t.startRequests()
-	sr := StepResult{Recurs: -1, Strip: t.emptyStrip()}
+	sr := StepResult{Recurs: -1}
+	t.shadeStrip(&sr)
 	return t.finish(&sr)
 }
 
@@ -139,17 +149,22 @@ func countNoNode(l []NodeID) int {
 	return n
 }
 
-func (t *tracker) emptyStrip() Strip {
-	c := stripCells(t.k)
-	return Strip{KeyOrder: make([]Cell, c), HashOrder: make([]Cell, c)}
+// shadeStrip gives sr the Strip of the step's counts, and a copy of the
+// counts when the tracker keeps them, and zeroes them for the next step.
+func (t *tracker) shadeStrip(sr *StepResult) {
+	sr.Strip = t.strip.shade(t.k)
+	if t.keepCounts {
+		sr.counts = &stripCounts{KeyOrder: slices.Clone(t.strip.KeyOrder), HashOrder: slices.Clone(t.strip.HashOrder)}
+	}
+	t.strip.clear()
 }
 
 // begin starts step i's accumulator.
 func (t *tracker) begin(i int) (*stepAcc, []int) {
 	states := t.res.Timeline.States
 	n := len(t.nodeHash)
-	sr := &StepResult{Recurs: -1, Strip: t.emptyStrip()}
-	acc := &stepAcc{sr: sr, before: liveSet(&states[i-1], n), after: liveSet(&states[i], n)}
+	sr := &StepResult{Recurs: -1}
+	acc := &stepAcc{sr: sr, strip: t.strip, before: liveSet(&states[i-1], n), after: liveSet(&states[i], n)}
 	t.hist.open(i, t.cur[0])
 	return acc, append([]int(nil), t.loads...)
 }
@@ -249,7 +264,7 @@ func (t *tracker) move(acc *stepAcc, k int, old, cur NodeID) {
 		why = ReasonGained
 	}
 	acc.sr.Moved++
-	strip := &acc.sr.Strip
+	strip := acc.strip
 	strip.KeyOrder[t.cells.of(t.res.Keys.Gen[k])][why]++
 	h := uint32(k)
 	if t.rank != nil {
@@ -306,6 +321,7 @@ func (t *tracker) end(i int, acc *stepAcc, prev []int) StepResult {
 	sr.Ideal = ideal(prev, &t.res.Timeline.States[i], t.k)
 	t.transfers(sr)
 	t.hist.close()
+	t.shadeStrip(sr)
 	return t.finish(sr)
 }
 

@@ -20,7 +20,7 @@ func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 	t.takeDense(cur)
 	m := pairMoves{cur: cur, owners: owners, pairs: t.pairTable(acc), keyCell: t.res.Keys.keyCell,
 		ko: t.flatStrip()}
-	ho := acc.sr.Strip.HashOrder
+	ho := acc.strip.HashOrder
 	var buf [moveBlock]uint32
 	for c := range ho {
 		lo, hi := ceilDiv(c*t.k, len(ho)), ceilDiv((c+1)*t.k, len(ho))
@@ -46,7 +46,7 @@ func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 			}
 		}
 	}
-	foldStrip(acc.sr.Strip.KeyOrder, m.ko)
+	foldStrip(acc.strip.KeyOrder, m.ko)
 	moved := m.flush(&t.pairs)
 	t.counted = true
 	t.pairs.applyLoads(t.loads)

@@ -7,7 +7,7 @@ import "slices"
 // the previous step's loads and total. It is the reference the tracker's
 // incremental measurement must match, key for key; Replay uses it only
 // under replayOptions.full, which the tests set.
-func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, total int, rank []uint32) StepResult {
+func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, total int, rank []uint32, keepCounts bool) StepResult {
 	nodes := res.Timeline.Nodes
 	sr := StepResult{Loads: make([]int, len(nodes)), Recurs: -1}
 	k := res.Keys.Len()
@@ -16,10 +16,9 @@ func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, tota
 		sr.Fingerprint += mix64(nameHash64(nodes[o]) + uint64(key)*0x9e3779b97f4a7c15)
 	}
 	sr.UnderReplicated = countNoNode(cur[len(cur)-1])
-	c := stripCells(k)
-	sr.Strip = Strip{KeyOrder: make([]Cell, c), HashOrder: make([]Cell, c)}
+	counts := newStripCounts(k)
 	if i > 0 {
-		fullCompare(res, i, prev, cur, rank, &sr)
+		fullCompare(res, i, prev, cur, rank, &sr, counts)
 		sr.Needed = halfAbsDiff(prevLoads, sr.Loads)
 		sr.Ideal = ideal(prevLoads, &res.Timeline.States[i], k)
 	}
@@ -29,15 +28,19 @@ func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, tota
 	}
 	fullTransfers(res, prev0, cur[0], &sr)
 	sr.TotalMoved = total + sr.Moved
+	sr.Strip = counts.shade(k)
+	if keepCounts {
+		sr.counts = counts
+	}
 	return sr
 }
 
 // fullCompare counts moved keys by reason into the strip, and replica
 // changes.
-func fullCompare(res *Result, i int, prev, cur [][]NodeID, rank []uint32, sr *StepResult) {
+func fullCompare(res *Result, i int, prev, cur [][]NodeID, rank []uint32, sr *StepResult, strip *stripCounts) {
 	states, n := res.Timeline.States, len(res.Timeline.Nodes)
 	before, after := liveSet(&states[i-1], n), liveSet(&states[i], n)
-	cells, k := uint64(len(sr.Strip.KeyOrder)), uint64(res.Keys.Len())
+	cells, k := uint64(len(strip.KeyOrder)), uint64(res.Keys.Len())
 	for key := range cur[0] {
 		old, now := prev[0][key], cur[0][key]
 		if old == now {
@@ -51,12 +54,12 @@ func fullCompare(res *Result, i int, prev, cur [][]NodeID, rank []uint32, sr *St
 		case !before[now]:
 			why = ReasonGained
 		}
-		sr.Strip.KeyOrder[uint64(res.Keys.Gen[key])*cells/k][why]++
+		strip.KeyOrder[uint64(res.Keys.Gen[key])*cells/k][why]++
 		h := uint64(key)
 		if rank != nil {
 			h = uint64(rank[key])
 		}
-		sr.Strip.HashOrder[h*cells/k][why]++
+		strip.HashOrder[h*cells/k][why]++
 	}
 	sr.ReplicaMoved, sr.Copies = replicaChanges(prev, cur)
 }

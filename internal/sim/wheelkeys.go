@@ -49,8 +49,7 @@ func (res *Result) MovedKeys(rule, step int) []bool {
 		if rank != nil {
 			t = int(rank[i])
 		}
-		c := cells[t]
-		out[i] = c[ReasonGained]+c[ReasonForced]+c[ReasonCollateral] > 0
+		out[i] = cells[t] != 0
 	}
 	return out
 }

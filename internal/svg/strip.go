@@ -69,12 +69,7 @@ func stripLegend(c *canvas, res *sim.Result, bins bool) {
 func stripBlock(c *canvas, res *sim.Result, r, i int) {
 	sr := &res.Rules[r].Steps[i]
 	k := res.Keys.Len()
-	var by [sim.NumReasons]int
-	for _, cell := range sr.Strip.HashOrder {
-		for j, v := range cell {
-			by[j] += int(v)
-		}
-	}
+	by := sr.Strip.Moved
 	label := res.Rules[r].Spec.Label
 	head := fmt.Sprintf(" — moved %s (%s): %s gained, %s forced, %s collateral",
 		commas(sr.Moved), pct(float64(sr.Moved)/float64(k)), commas(by[0]), commas(by[1]), commas(by[2]))
@@ -85,18 +80,18 @@ func stripBlock(c *canvas, res *sim.Result, r, i int) {
 	y := 22.0
 	for j, s := range []struct {
 		name  string
-		cells []sim.Cell
+		cells []sim.Shade
 	}{{"key order", sr.Strip.KeyOrder}, {"hash order", sr.Strip.HashOrder}} {
 		yy := y + float64(j)*(stripH+stripGap)
 		c.text(8, yy+stripH-4, s.name, cls("muted"), attr("font-size", "10.5"))
-		strip(c, s.cells, k, stripX, yy, figW-8-stripX)
+		strip(c, s.cells, stripX, yy, figW-8-stripX)
 	}
 }
 
 // strip draws one strip of cells: a grey background, then one dashed line
 // per cell class whose dashes are the runs of that class, in cell units
 // (a scaled group), so the size grows with the number of runs only.
-func strip(c *canvas, cells []sim.Cell, k int, x, y, w float64) {
+func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
 	c.rect(x, y, w, stripH, cls("off"))
 	n := len(cells)
 	if n == 0 {
@@ -104,11 +99,11 @@ func strip(c *canvas, cells []sim.Cell, k int, x, y, w float64) {
 	}
 	runs := map[int][]span{}
 	var order []int
-	start, cur := 0, cellClass(cells, 0, k)
+	start, cur := 0, cellClass(cells[0])
 	for j := 1; j <= n; j++ {
 		cl := -1
 		if j < n {
-			cl = cellClass(cells, j, k)
+			cl = cellClass(cells[j])
 		}
 		if cl == cur {
 			continue
@@ -144,22 +139,15 @@ func strip(c *canvas, cells []sim.Cell, k int, x, y, w float64) {
 // cellClass is 0 for a cell where nothing moved, else
 // reason·(levels+1) + level, level being the moved share in quarters
 // (always levels for single keys), reason the commonest one.
-func cellClass(cells []sim.Cell, j, k int) int {
-	cell := cells[j]
-	sum, reason := 0, 0
-	for r, v := range cell {
-		sum += int(v)
-		if v > cell[reason] {
-			reason = r
-		}
-	}
-	if sum == 0 {
+func cellClass(s sim.Shade) int {
+	if s == 0 {
 		return 0
 	}
-	keys := sim.CellKeys(j, len(cells), k)
-	level := (sum*levels + keys - 1) / keys
-	return reason*(levels+1) + min(max(level, 1), levels)
+	return s.Reason()*(levels+1) + s.Quarters()
 }
+
+// A Shade's quarters are the figure's levels.
+var _ = [1]int{}[levels-4]
 
 func stripsCaption(res *sim.Result, i int, bins bool) string {
 	var b strings.Builder
