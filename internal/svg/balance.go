@@ -1,14 +1,23 @@
 package svg
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
+// maxBalanceGroups is the most live nodes the balance figure draws as
+// groups of bars; past it, bars would be a pixel wide and names would
+// collide, and it draws each rule's loads sorted instead (balanceProfile).
+const maxBalanceGroups = 24
+
 // balanceFigure draws each live node's load at the last step, one bar per
-// rule, against its fair share and the noise band around it.
+// rule, against its fair share and the noise band around it; or, with
+// more than maxBalanceGroups live nodes, each rule's loads in order.
 func balanceFigure(res *sim.Result) Figure {
 	const name = "balance.svg"
 	last := len(res.Timeline.States) - 1
@@ -20,6 +29,9 @@ func balanceFigure(res *sim.Result) Figure {
 		}
 	}
 	noise := res.Balance(0, last).NoiseCV
+	if len(live) > maxBalanceGroups {
+		return balanceProfile(res, live, last, noise)
+	}
 	title := fmt.Sprintf("Keys per node after the last step (step %d), against the fair share", last)
 	caption := balanceCaption(res, last, noise)
 	items := append(ruleSwatches(res),
@@ -183,5 +195,91 @@ func markers(x func(int) float64, s scale, ys []float64) string {
 	for i, v := range ys {
 		b.WriteString("M" + num1(x(i)) + " " + num1(s.y(v)) + "h0")
 	}
+	return b.String()
+}
+
+// balanceProfile is the balance figure of a large cluster: for each rule,
+// every live node's keys as a share of its fair share, sorted from the
+// most to the least loaded, so that a line's slope is the rule's spread
+// and its ends are the busiest and idlest nodes, whatever the node count.
+func balanceProfile(res *sim.Result, live []sim.Member, last int, noise float64) Figure {
+	const name = "balance.svg"
+	title := fmt.Sprintf("Keys per node after the last step (step %d), as a share of the fair share, most loaded first", last)
+	rel := make([][]float64, len(res.Rules))
+	lo, hi := 1-noise, 1+noise
+	for r := range res.Rules {
+		rel[r] = sortedShares(res, r, last, live)
+		lo, hi = min(lo, rel[r][len(live)-1]), max(hi, rel[r][0])
+	}
+	caption := profileCaption(res, len(live), last, noise, rel)
+	items := append(ruleSwatches(res),
+		legendItem{"fair share", func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
+		legendItem{fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
+	top := headH + 6 + lh + 22
+	c := newCanvas(figW, top+200+40, figID(res, name), title, caption)
+	c.text(8, 18, fit(res.Scenario.Title+" · load per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.rowLegend(items, 8, headH+6, figW-16)
+	s := niceRange(lo, hi, 5, top+200, top)
+	c.yAxis(s, plotL, plotR, "keys held, share of fair share", true)
+	c.rect(plotL, s.y(1+noise), plotR-plotL, s.y(1-noise)-s.y(1+noise), cls("band"))
+	c.line(plotL, s.y(1), plotR, s.y(1), cls("ink"), attr("stroke-width", "1.6"))
+	n := len(live)
+	gw := (plotR - plotL) / float64(n)
+	x := func(j int) float64 { return plotL + (float64(j)+0.5)*gw }
+	var labels []endLabel
+	for r := range res.Rules {
+		ranks, ys := profilePoints(rel[r], int(plotR-plotL))
+		c.path(polylineAt(ranks, x, s, ys), attr("stroke", ruleColor(r)), attr("stroke-width", "2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
+		spread := text.Fixed(0, 100*rel[r][0]) + "–" + text.Fixed(0, 100*rel[r][n-1]) + "%"
+		labels = append(labels, endLabel{s.y(rel[r][n-1]), fit(res.Rules[r].Spec.Label, 60, 10) + " " + spread, ruleColor(r)})
+	}
+	c.endLabels(labels, plotR+8, s.top, s.bottom, figW-plotR-12)
+	c.text(plotL, s.bottom+14, "busiest node", cls("muted"), attr("font-size", "10"))
+	c.text(plotR, s.bottom+14, fmt.Sprintf("idlest (%s live nodes, each rule in its own order)", commas(n)), cls("muted"), attr("font-size", "10"), attr("text-anchor", "end"))
+	return Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+}
+
+// sortedShares returns the live nodes' keys under rule r at step i over
+// their fair shares, largest first.
+func sortedShares(res *sim.Result, r, i int, live []sim.Member) []float64 {
+	out := make([]float64, len(live))
+	for j, m := range live {
+		out[j] = float64(res.Rules[r].Steps[i].Loads[m.ID]) / res.FairShare(m.ID, i)
+	}
+	slices.SortFunc(out, func(a, b float64) int { return cmp.Compare(b, a) })
+	return out
+}
+
+// profilePoints thins a sorted profile to at most width points, the first
+// and last always kept: a monotone line loses nothing a pixel can show.
+func profilePoints(vals []float64, width int) (ranks []int, ys []float64) {
+	n := len(vals)
+	step := max(1, ceilDiv(n, max(width, 2)))
+	for j := 0; j < n; j += step {
+		ranks, ys = append(ranks, j), append(ys, vals[j])
+	}
+	if ranks[len(ranks)-1] != n-1 {
+		ranks, ys = append(ranks, n-1), append(ys, vals[n-1])
+	}
+	return ranks, ys
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// polylineAt is polyline through the points (x(at[j]), ys[j]).
+func polylineAt(at []int, x func(int) float64, s scale, ys []float64) string {
+	return polyline(func(j int) float64 { return x(at[j]) }, s, ys)
+}
+
+func profileCaption(res *sim.Result, live, last int, noise float64, rel [][]float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "With %s live nodes, each rule is one line: its nodes' keys as a share of their fair share (an equal split by weight), sorted from the most to the least loaded, each rule in its own order. ", commas(live))
+	fmt.Fprintf(&b, "The dark line is the fair share and the grey band around it one standard deviation of what placing keys at random gives, ±%s: even then about a third of the nodes fall outside it, so a line that leaves the band only near its ends is as even as chance allows, and a steeper one overloads some nodes and starves others. ", pct(noise))
+	var parts []string
+	for r, rr := range res.Rules {
+		parts = append(parts, fmt.Sprintf("%s from %s to %s", rr.Spec.Label, pct(rel[r][0]), pct(rel[r][len(rel[r])-1])))
+	}
+	fmt.Fprintf(&b, "After step %d the busiest and idlest nodes hold: %s. The report's last load table names them.", last, strings.Join(parts, "; "))
 	return b.String()
 }

@@ -8,11 +8,11 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
-// scale maps data values in [0, hi] onto pixels [bottom, top] with nice
-// ticks (1, 2 or 5 × 10^k).
+// scale maps data values in [lo, hi] onto pixels [bottom, top] with nice
+// ticks (1, 2 or 5 × 10^k); lo is 0 but for niceRange.
 type scale struct {
-	hi, step    float64
-	bottom, top float64
+	lo, hi, step float64
+	bottom, top  float64
 }
 
 // niceScale covers [0, max] with about n ticks; integer data never gets a
@@ -29,6 +29,18 @@ func niceScale(max float64, n int, integer bool, bottom, top float64) scale {
 	return scale{hi: hi, step: step, bottom: bottom, top: top}
 }
 
+// niceRange covers [min, max] with about n ticks, from the tick at or
+// below min: for lines, whose baseline need not be zero, unlike bars.
+func niceRange(min, max float64, n int, bottom, top float64) scale {
+	if max <= min {
+		max = min + 1
+	}
+	step := niceStep((max - min) / float64(n))
+	lo := math.Floor(min/step+1e-9) * step
+	hi := math.Ceil(max/step-1e-9) * step
+	return scale{lo: lo, hi: hi, step: step, bottom: bottom, top: top}
+}
+
 func niceStep(raw float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(raw)))
 	for _, m := range []float64{1, 2, 5, 10} {
@@ -39,12 +51,12 @@ func niceStep(raw float64) float64 {
 	return 10 * p
 }
 
-func (s scale) y(v float64) float64 { return s.bottom - (s.bottom-s.top)*v/s.hi }
+func (s scale) y(v float64) float64 { return s.bottom - (s.bottom-s.top)*(v-s.lo)/(s.hi-s.lo) }
 
 func (s scale) ticks() []float64 {
 	var t []float64
 	for j := 0; ; j++ {
-		v := float64(j) * s.step
+		v := s.lo + float64(j)*s.step
 		if v > s.hi*(1+1e-9) {
 			return t
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // TestLegendMembers: past maxLegendRows members a legend lists the nodes
@@ -85,4 +86,63 @@ func walkthroughResult(t *testing.T) *sim.Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// TestBalanceProfile: past maxBalanceGroups live nodes the balance figure
+// draws one sorted line per rule, whose labels give each rule's busiest
+// and idlest share, and it stays a valid figure; up to it, bars.
+func TestBalanceProfile(t *testing.T) {
+	var names []string
+	for j := range maxBalanceGroups + 6 {
+		names = append(names, fmt.Sprintf("n%02d", j))
+	}
+	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: sim.KeySpec{Count: 3000}, Nodes: nodes(names...),
+		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "maglev"}}, Replicas: 1,
+		Steps: []sim.Step{{Op: sim.OpFail, Nodes: nodes("n03")}}}
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := balanceFigure(res)
+	checkFigure(t, f)
+	svg := string(f.SVG)
+	live := []sim.Member{}
+	for _, m := range res.Timeline.States[1].Members {
+		if !m.Failed {
+			live = append(live, m)
+		}
+	}
+	for r, rr := range res.Rules {
+		rel := sortedShares(res, r, 1, live)
+		want := rr.Spec.Label + " " + text.Fixed(0, 100*rel[0]) + "–" + text.Fixed(0, 100*rel[len(rel)-1]) + "%<"
+		if !strings.Contains(svg, want) || rel[0] < rel[len(rel)-1] {
+			t.Errorf("profile lacks the label %q (shares %v)", want, rel)
+		}
+	}
+	if !strings.Contains(svg, ">idlest (29 live nodes") || strings.Contains(svg, "n05") {
+		t.Errorf("profile should count 29 live nodes and name none")
+	}
+	if small := string(balanceFigure(walkthroughResult(t)).SVG); strings.Contains(small, "busiest node") {
+		t.Errorf("six nodes should get bars, not a profile")
+	}
+}
+
+// TestProfilePoints: thinning keeps the first and last rank, keeps ranks
+// increasing, and stays within the width.
+func TestProfilePoints(t *testing.T) {
+	vals := make([]float64, 10_000)
+	for j := range vals {
+		vals[j] = float64(len(vals) - j)
+	}
+	for _, width := range []int{1, 2, 440, 9_999, 20_000} {
+		ranks, ys := profilePoints(vals, width)
+		if ranks[0] != 0 || ranks[len(ranks)-1] != len(vals)-1 || len(ranks) > max(width, 2)+1 || len(ys) != len(ranks) {
+			t.Errorf("width %d: %d points from %d to %d", width, len(ranks), ranks[0], ranks[len(ranks)-1])
+		}
+		for j := 1; j < len(ranks); j++ {
+			if ranks[j] <= ranks[j-1] || ys[j] != vals[ranks[j]] {
+				t.Fatalf("width %d: point %d at rank %d after %d", width, j, ranks[j], ranks[j-1])
+			}
+		}
+	}
 }
