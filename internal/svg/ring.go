@@ -149,7 +149,7 @@ func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 func wheelSubtitle(res *sim.Result, r, i int) string {
 	sr := &res.Rules[r].Steps[i]
 	if sr.Points == nil {
-		return "no points; wheel sampled at " + commas(sim.WheelSamples) + " spots"
+		return "no points; " + commas(sim.WheelSamples) + " samples"
 	}
 	return commas(len(sr.Points)) + " points (ticks outside)"
 }
