@@ -64,6 +64,16 @@ func (s scale) ticks() []float64 {
 	}
 }
 
+// millionsLabel formats a count tick in millions, "40M", with the
+// decimals the step needs ("2.5M"); zero is "0".
+func millionsLabel(v, step float64) string {
+	if v == 0 {
+		return "0"
+	}
+	dec := max(0, -int(math.Floor(math.Log10(step/1e6)+1e-9)))
+	return strconv.FormatFloat(v/1e6, 'f', dec, 64) + "M"
+}
+
 // tickLabel formats a tick value: thousands separators for counts, a
 // percentage for fractions.
 func tickLabel(v, step float64, percent bool) string {
@@ -81,10 +91,15 @@ func tickLabel(v, step float64, percent bool) string {
 // yAxis draws horizontal grid lines with labels left of x0 and a unit
 // label above them.
 func (c *canvas) yAxis(s scale, x0, x1 float64, unit string, percent bool) {
+	millions := !percent && s.hi >= 1e7 // "40,000,000" would not fit left of the plot
 	for _, v := range s.ticks() {
 		y := s.y(v)
 		c.line(x0, y, x1, y, cls("grid"), attr("stroke-width", "1"))
-		c.text(x0-5, y+3.5, tickLabel(v, s.step, percent), cls("muted"), attr("text-anchor", "end"), attr("font-size", "10"))
+		label := tickLabel(v, s.step, percent)
+		if millions {
+			label = millionsLabel(v, s.step)
+		}
+		c.text(x0-5, y+3.5, label, cls("muted"), attr("text-anchor", "end"), attr("font-size", "10"))
 	}
 	c.line(x0, s.bottom, x1, s.bottom, cls("axis"), attr("stroke-width", "1"))
 	c.text(x0-5, s.top-10, unit, cls("muted"), attr("font-size", "10"), attr("text-anchor", "start"))
@@ -101,7 +116,8 @@ func (c *canvas) stepLabels(res *sim.Result, first int, x0, gw, y float64) {
 	}
 	showOps := every == 1 && gw >= 22
 	for i := first; i <= last; i++ {
-		if (i-first)%every != 0 && i != last {
+		// Every every-th step, and the last, unless it would crowd it.
+		if i != last && ((i-first)%every != 0 || last-i < every) {
 			continue
 		}
 		x := x0 + (float64(i-first)+0.5)*gw

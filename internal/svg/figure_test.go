@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,6 +191,7 @@ func TestNumbers(t *testing.T) {
 		{commas(1234567), "1,234,567"}, {commas(-1000), "-1,000"}, {commas(999), "999"},
 		{fit("abcdefghij", 30, 10), "abcd…"}, {fit("abc", 30, 10), "abc"},
 		{tickLabel(2500, 500, false), "2,500"}, {tickLabel(0.05, 0.05, true), "5%"}, {tickLabel(0.025, 0.005, true), "2.5%"},
+		{millionsLabel(0, 2e7), "0"}, {millionsLabel(4e7, 2e7), "40M"}, {millionsLabel(7.5e6, 5e5), "7.5M"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
@@ -199,6 +201,11 @@ func TestNumbers(t *testing.T) {
 		if got := niceStep(c.raw); got != c.want {
 			t.Errorf("niceStep(%v) = %v, want %v", c.raw, got, c.want)
 		}
+	}
+	// A range from 0.79 to 1.22 gets ticks every 10% from 70% to 130%.
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if s := niceRange(0.79, 1.22, 5, 200, 0); !near(s.lo, 0.7) || !near(s.hi, 1.3) || s.step != 0.1 || !near(s.y(0.7), 200) || !near(s.y(1.3), 0) {
+		t.Errorf("niceRange(0.79, 1.22) = %+v", s)
 	}
 }
 

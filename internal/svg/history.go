@@ -72,7 +72,7 @@ func historyLines(c *canvas, res *sim.Result, s scale, gw float64) {
 		}
 		c.path(d.String(), attr("stroke", ruleColor(r)), attr("stroke-width", "2.2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
 		last := res.Rules[r].Steps[len(res.Rules[r].Steps)-1].TotalMoved
-		labels = append(labels, endLabel{s.y(float64(last)), fmt.Sprintf("%s: %s moves", res.Rules[r].Spec.Label, commas(last)), ruleColor(r)})
+		labels = append(labels, endLabel{s.y(float64(last)), fmt.Sprintf("%s: %s", res.Rules[r].Spec.Label, commas(last)), ruleColor(r)})
 	}
 	c.endLabels(labels, plotR+8, s.top, s.bottom, figW-plotR-12)
 }
