@@ -86,7 +86,7 @@ func jsonSweepOf(st *sweep.Result) *jsonSweep {
 	ms := StudyMetrics(st)
 	theory := make([][]float64, len(ms)) // [metric][rule*points+i]
 	for k, m := range ms {
-		js.Metrics = append(js.Metrics, jsonSweepStat{m.Metric, m.Step})
+		js.Metrics = append(js.Metrics, jsonSweepStat(m))
 		theory[k] = ruleTheory(st, m.Metric)
 	}
 	noise := st.Curves("cv")
