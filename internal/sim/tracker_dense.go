@@ -25,10 +25,12 @@ func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 	for c := range ho {
 		lo, hi := ceilDiv(c*t.k, len(ho)), ceilDiv((c+1)*t.k, len(ho))
 		if t.rank == nil && t.w == nil {
-			nF, nC, nS := m.countAll(lo, hi)
-			ho[c][ReasonForced] += nF
-			ho[c][ReasonCollateral] += nC
-			ho[c][ReasonGained] += uint32(hi-lo) - nF - nC - nS
+			for base := lo; base < hi; base += maxCountAll {
+				n := m.countAll(base, min(base+maxCountAll, hi))
+				for r := range NumReasons {
+					ho[c][r] += uint32(n >> (16 * r) & 0xffff)
+				}
+			}
 			continue
 		}
 		for base := lo; base < hi; base += moveBlock {
@@ -93,13 +95,17 @@ func (m *pairMoves) count(moved []uint32) (nF, nC uint32) {
 	return nF, nC
 }
 
-// countAll is count for every key in [lo, hi), moved or not, and also
-// returns how many stayed: a key that stays counts on the diagonal pair
-// (o, o), whose reason is reasonSame, and in its cell's reasonSame slot.
+// countAll is count for every key in [lo, hi), moved or not, at most
+// maxCountAll of them: a key that stays counts on the diagonal pair (o,
+// o), whose reason is reasonSame, and in its cell's reasonSame slot. It
+// returns the keys by reason in one word, reason r's count in bits
+// 16r to 16r+15, which one add per key keeps in a register.
 //
 //go:noinline
-func (m *pairMoves) countAll(lo, hi int) (nF, nC, nS uint32) {
-	pairs, ko := m.pairs, m.ko
+func (m *pairMoves) countAll(lo, hi int) (byReason uint64) {
+	// Slices of the fixed arrays, whose lengths the compiler still knows,
+	// are checked for nil here once rather than at every key.
+	pairs, ko, one := m.pairs[:], m.ko[:], &reasonOne
 	cur := m.cur[lo:hi]
 	owners, keyCell := m.owners[lo:hi][:len(cur)], m.keyCell[lo:hi][:len(cur)]
 	for i, o := range cur {
@@ -108,12 +114,18 @@ func (m *pairMoves) countAll(lo, hi int) (nF, nC, nS uint32) {
 		pairs[cell] = v
 		r := v & 3
 		ko[(uint(keyCell[i])+uint(r))&uint(len(ko)-1)]++
-		nF += r & 1
-		nC += r >> 1
-		nS += r & (r >> 1)
+		byReason += one[r&3]
 	}
-	return nF - nS, nC - nS, nS
+	return byReason
 }
+
+// reasonOne is one key of each reason in countAll's word: a table load
+// where a shift by a variable count would tie up a register.
+var reasonOne = [4]uint64{1, 1 << 16, 1 << 32, 1 << 48}
+
+// maxCountAll is the most keys one countAll counts: each reason's count
+// has sixteen bits.
+const maxCountAll = 1<<16 - 1
 
 // reasonSame is the reason countAll gives a key that did not move: its
 // bits are forced's and collateral's both, and it counts as neither.
