@@ -102,7 +102,8 @@ func keySource(res *sim.Result) string {
 }
 
 // memberList lists the members of st in join order, with weights when
-// withWeights is set and they are not all 1, and failed members marked.
+// withWeights is set and they are not all 1, and failed members marked;
+// past maxListed members, the first and last few (shortList).
 func memberList(res *sim.Result, st *sim.State, withWeights bool) string {
 	weighted := withWeights && !text.EqualWeights(st)
 	names := make([]string, len(st.Members))
@@ -115,7 +116,7 @@ func memberList(res *sim.Result, st *sim.State, withWeights bool) string {
 			names[i] += " (failed)"
 		}
 	}
-	return strings.Join(names, ", ")
+	return shortList(names)
 }
 
 // maxListed is the most members a step section names one by one;

@@ -194,6 +194,9 @@ func TestLargeCluster(t *testing.T) {
 	if want := "n00, n01, n02, … 25 more …, n28, n29, x; failed: n03, n07"; sec.Members != want || !sec.MembersShort || sec.MemberCount != 31 {
 		t.Errorf("members %q (%d, short %v), want %q (31, short)", sec.Members, sec.MemberCount, sec.MembersShort, want)
 	}
+	if got, want := setup(res).Nodes, "n00, n01, n02, … 24 more …, n27, n28, n29"; got != want {
+		t.Errorf("setup names %q, want %q", got, want)
+	}
 	notable := res.Notable(2, []int{0, 1}, loadExtremes, maxLoadRows-1)
 	var want []string
 	for _, m := range notable {
