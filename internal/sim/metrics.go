@@ -67,6 +67,17 @@ func (res *Result) Balance(r, i int) Balance {
 	return balance(loads, st, res.Keys.Len())
 }
 
+// LoadShare returns node id's keys under rule r at step i over its fair
+// share, B_i / T_i: 1 is exactly its share. It is 0 when the node is not
+// live.
+func (res *Result) LoadShare(r, i int, id NodeID) float64 {
+	share := res.FairShare(id, i)
+	if share == 0 {
+		return 0
+	}
+	return float64(res.Rules[r].Steps[i].Loads[id]) / share
+}
+
 // FairShare returns T_i, node id's fair share of the keys at step i, or 0
 // when it is not live.
 func (res *Result) FairShare(id NodeID, i int) float64 {

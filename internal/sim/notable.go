@@ -54,16 +54,13 @@ func (res *Result) Notable(i int, rules []int, extremes, limit int) []Member {
 	return out
 }
 
-// relativeLoads returns, by member index of step i, each live member's
-// keys under rule r over its fair share (0 for failed members).
+// relativeLoads returns LoadShare of every member of step i under rule
+// r, by member index.
 func (res *Result) relativeLoads(r, i int) []float64 {
 	st := &res.Timeline.States[i]
-	loads := res.Rules[r].Steps[i].Loads
 	out := make([]float64, len(st.Members))
 	for j, m := range st.Members {
-		if share := res.FairShare(m.ID, i); share > 0 {
-			out[j] = float64(loads[m.ID]) / share
-		}
+		out[j] = res.LoadShare(r, i, m.ID)
 	}
 	return out
 }

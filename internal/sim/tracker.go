@@ -32,7 +32,8 @@ type tracker struct {
 	reqs     []int64  // request loads of cur, by NodeID, when weighted
 	pairs    pairCounter
 	counted  bool // moves1 counted this step's transfers into pairs
-	// strip counts the step's moved keys; every step reuses it. With
+	// strip counts the step's moved keys; every step reuses it, zeroed
+	// when the step's Strip is shaded from it (shadeStrip). With
 	// keepCounts, each StepResult keeps a copy (replayOptions.counts).
 	strip      *stripCounts
 	keepCounts bool
@@ -93,8 +94,7 @@ func (d *delta) addFrom(k int, pref [][]NodeID, j int) {
 // stepAcc accumulates one step's counts while changes are applied.
 type stepAcc struct {
 	sr            *StepResult
-	strip         *stripCounts // zeroed at the step's start
-	before, after []bool       // live sets, by NodeID
+	before, after []bool // live sets, by NodeID
 }
 
 // lists returns space for a whole assignment of lists of length r: the
@@ -164,7 +164,7 @@ func (t *tracker) begin(i int) (*stepAcc, []int) {
 	states := t.res.Timeline.States
 	n := len(t.nodeHash)
 	sr := &StepResult{Recurs: -1}
-	acc := &stepAcc{sr: sr, strip: t.strip, before: liveSet(&states[i-1], n), after: liveSet(&states[i], n)}
+	acc := &stepAcc{sr: sr, before: liveSet(&states[i-1], n), after: liveSet(&states[i], n)}
 	t.hist.open(i, t.cur[0])
 	return acc, append([]int(nil), t.loads...)
 }
@@ -264,7 +264,7 @@ func (t *tracker) move(acc *stepAcc, k int, old, cur NodeID) {
 		why = ReasonGained
 	}
 	acc.sr.Moved++
-	strip := acc.strip
+	strip := t.strip
 	strip.KeyOrder[t.cells.of(t.res.Keys.Gen[k])][why]++
 	h := uint32(k)
 	if t.rank != nil {

@@ -20,7 +20,7 @@ func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 	t.takeDense(cur)
 	m := pairMoves{cur: cur, owners: owners, pairs: t.pairTable(acc), keyCell: t.res.Keys.keyCell,
 		ko: t.flatStrip()}
-	ho := acc.strip.HashOrder
+	ho := t.strip.HashOrder
 	var buf [moveBlock]uint32
 	for c := range ho {
 		lo, hi := ceilDiv(c*t.k, len(ho)), ceilDiv((c+1)*t.k, len(ho))
@@ -48,7 +48,7 @@ func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 			}
 		}
 	}
-	foldStrip(acc.strip.KeyOrder, m.ko)
+	foldStrip(t.strip.KeyOrder, m.ko)
 	moved := m.flush(&t.pairs)
 	t.counted = true
 	t.pairs.applyLoads(t.loads)

@@ -33,7 +33,7 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	}
 	forced, gained := reasonTables(acc)
 	rank, cells := t.rank, t.cells
-	ko, ho := t.flatStrip(), acc.strip.HashOrder
+	ko, ho := t.flatStrip(), t.strip.HashOrder
 	if dense {
 		// The log would go dense: snapshot the assignment before the
 		// step now rather than growing a sparse log first.
@@ -92,7 +92,7 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	ho[hcell][ReasonGained] += nG
 	ho[hcell][ReasonForced] += nF
 	ho[hcell][ReasonCollateral] += nC
-	foldStrip(acc.strip.KeyOrder, ko)
+	foldStrip(t.strip.KeyOrder, ko)
 	moved := pc.applyLoads(t.loads)
 	acc.sr.Moved += moved
 	acc.sr.ReplicaMoved += moved
@@ -147,7 +147,7 @@ func (t *tracker) moves1Sparse(acc *stepAcc, keys []uint32, owners []NodeID, sto
 	cur := t.cur[0]
 	forced, gained := reasonTables(acc)
 	gen, rank, cells := t.res.Keys.Gen, t.rank, t.cells
-	ko, ho := acc.strip.KeyOrder, acc.strip.HashOrder
+	ko, ho := t.strip.KeyOrder, t.strip.HashOrder
 	u := t.hist.open_
 	moved := 0
 	var buf [moveBlock]uint32

@@ -34,9 +34,7 @@ func balanceFigure(res *sim.Result) Figure {
 	}
 	title := fmt.Sprintf("Keys per node after the last step (step %d), against the fair share", last)
 	caption := balanceCaption(res, last, noise)
-	items := append(ruleSwatches(res),
-		legendItem{"fair share", func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
-		legendItem{fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+	items := balanceLegend(res, noise)
 	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
 	top := headH + 6 + lh + 22
 	gw := (figW - 12 - plotL) / float64(max(len(live), 1))
@@ -50,8 +48,7 @@ func balanceFigure(res *sim.Result) Figure {
 		h += 60
 	}
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit(res.Scenario.Title+" · load per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+	balanceHead(c, res, last, items)
 	hi := 0.0
 	for _, m := range live {
 		hi = max(hi, res.FairShare(m.ID, last)*(1+noise))
@@ -198,6 +195,20 @@ func markers(x func(int) float64, s scale, ys []float64) string {
 	return b.String()
 }
 
+// balanceLegend is the balance figure's legend: the rules, the fair
+// share and the noise band.
+func balanceLegend(res *sim.Result, noise float64) []legendItem {
+	return append(ruleSwatches(res),
+		legendItem{"fair share", func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
+		legendItem{fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+}
+
+// balanceHead writes the balance figure's heading and legend.
+func balanceHead(c *canvas, res *sim.Result, last int, items []legendItem) {
+	c.text(8, 18, fit(res.Scenario.Title+" · load per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.rowLegend(items, 8, headH+6, figW-16)
+}
+
 // balanceProfile is the balance figure of a large cluster: for each rule,
 // every live node's keys as a share of its fair share, sorted from the
 // most to the least loaded, so that a line's slope is the rule's spread
@@ -212,14 +223,11 @@ func balanceProfile(res *sim.Result, live []sim.Member, last int, noise float64)
 		lo, hi = min(lo, rel[r][len(live)-1]), max(hi, rel[r][0])
 	}
 	caption := profileCaption(res, len(live), last, noise, rel)
-	items := append(ruleSwatches(res),
-		legendItem{"fair share", func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
-		legendItem{fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+	items := balanceLegend(res, noise)
 	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
 	top := headH + 6 + lh + 22
 	c := newCanvas(figW, top+200+40, figID(res, name), title, caption)
-	c.text(8, 18, fit(res.Scenario.Title+" · load per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+	balanceHead(c, res, last, items)
 	s := niceRange(lo, hi, 5, top+200, top)
 	c.yAxis(s, plotL, plotR, "keys held, share of fair share", true)
 	c.rect(plotL, s.y(1+noise), plotR-plotL, s.y(1-noise)-s.y(1+noise), cls("band"))
@@ -245,7 +253,7 @@ func balanceProfile(res *sim.Result, live []sim.Member, last int, noise float64)
 func sortedShares(res *sim.Result, r, i int, live []sim.Member) []float64 {
 	out := make([]float64, len(live))
 	for j, m := range live {
-		out[j] = float64(res.Rules[r].Steps[i].Loads[m.ID]) / res.FairShare(m.ID, i)
+		out[j] = res.LoadShare(r, i, m.ID)
 	}
 	slices.SortFunc(out, func(a, b float64) int { return cmp.Compare(b, a) })
 	return out

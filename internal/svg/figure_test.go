@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -230,6 +232,44 @@ func TestWheelKeysEveryRule(t *testing.T) {
 		}
 		if got := strings.Count(svg, `class="rr-hot"`); got != len(rules) {
 			t.Errorf("%d wheels with moved-key dots, want %d", got, len(rules))
+		}
+	}
+}
+
+// TestStepLabelsApart: under a long run the step numbers, shown every
+// k-th step and at the last, never run into each other, and the last is
+// always there (at 100 steps, "97" and "100" once read "97100").
+func TestStepLabelsApart(t *testing.T) {
+	for _, steps := range []int{4, 37, 100, 101} {
+		s := walkthrough("long", 500)
+		s.Steps = nil
+		for j := range steps {
+			if j%2 == 0 {
+				s.Steps = append(s.Steps, sim.Step{Op: sim.OpFail, Nodes: nodes("b")})
+			} else {
+				s.Steps = append(s.Steps, sim.Step{Op: sim.OpRecover, Nodes: nodes("b")})
+			}
+		}
+		res, err := sim.Replay(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		label := regexp.MustCompile(`<text x="([0-9.]+)" y="([0-9.]+)" class="rr-fg" text-anchor="middle" font-size="10" >([0-9]+)</text>`)
+		byRow := map[string][][]string{}
+		for _, m := range label.FindAllStringSubmatch(string(historyFigure(res).SVG), -1) {
+			byRow[m[2]] = append(byRow[m[2]], m)
+		}
+		for y, row := range byRow {
+			if last := row[len(row)-1][3]; last != strconv.Itoa(steps) {
+				t.Errorf("%d steps, row y=%s: last label %s", steps, y, last)
+			}
+			for j := 1; j < len(row); j++ {
+				x0, _ := strconv.ParseFloat(row[j-1][1], 64)
+				x1, _ := strconv.ParseFloat(row[j][1], 64)
+				if room := (textW(row[j-1][3], 10) + textW(row[j][3], 10)) / 2; x1-x0 < room {
+					t.Errorf("%d steps: labels %s and %s are %.1f apart, need %.1f", steps, row[j-1][3], row[j][3], x1-x0, room)
+				}
+			}
 		}
 	}
 }

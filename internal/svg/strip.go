@@ -97,13 +97,14 @@ func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
 	if n == 0 {
 		return
 	}
-	runs := map[int][]span{}
-	var order []int
-	start, cur := 0, cellClass(cells[0])
+	// Runs of equal shades, by shade: one dashed line each.
+	runs := map[sim.Shade][]span{}
+	var order []sim.Shade
+	start, cur := 0, cells[0]
 	for j := 1; j <= n; j++ {
-		cl := -1
+		cl := sim.Shade(0)
 		if j < n {
-			cl = cellClass(cells[j])
+			cl = cells[j]
 		}
 		if cl == cur {
 			continue
@@ -120,12 +121,12 @@ func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
 		return
 	}
 	c.group(attr("transform", "translate("+num(x)+" "+num(y)+") scale("+strings.TrimSpace(fmt.Sprintf("%.6f", w/float64(n)))+" 1)"))
-	for cl := 1; cl < sim.NumReasons*(levels+1); cl++ {
+	for cl := sim.Shade(1); cl <= levels*sim.NumReasons; cl++ {
 		sp, ok := runs[cl]
 		if !ok {
 			continue
 		}
-		reason, level := cl/(levels+1), cl%(levels+1)
+		reason, level := cl.Reason(), cl.Quarters()
 		attrs := []string{attr("stroke", reasonColors[reason]), attr("stroke-width", num(stripH)),
 			attr("stroke-dasharray", dashes(sp, float64(n))), attr("fill", "none")}
 		if level < levels {
@@ -136,17 +137,8 @@ func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
 	c.end()
 }
 
-// cellClass is 0 for a cell where nothing moved, else
-// reason·(levels+1) + level, level being the moved share in quarters
-// (always levels for single keys), reason the commonest one.
-func cellClass(s sim.Shade) int {
-	if s == 0 {
-		return 0
-	}
-	return s.Reason()*(levels+1) + s.Quarters()
-}
-
-// A Shade's quarters are the figure's levels.
+// A Shade's quarters are the figure's levels, and shades count up
+// through the levels of each reason in turn.
 var _ = [1]int{}[levels-4]
 
 func stripsCaption(res *sim.Result, i int, bins bool) string {
