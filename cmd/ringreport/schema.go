@@ -1,17 +1,158 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
 )
 
-// schemaJSON is the JSON Schema (draft-07) of the scenario format.
-// schema_test.go keeps it in step with internal/scenario and with the
-// copy at the repository root.
+// schemaTemplate is the JSON Schema (draft-07) of the scenario format but
+// for the rules: the line `"@generated": null,` in its definitions stands
+// for the definitions built from the rule registry (sim.Kinds).
 //
-//go:embed schema.json
-var schemaJSON []byte
+//go:embed schema.tmpl.json
+var schemaTemplate string
+
+// schemaJSON is the JSON Schema of the scenario format. schema_test.go
+// keeps it in step with internal/scenario and with the copy at the
+// repository root.
+var schemaJSON = buildSchema()
+
+// generatedMarker is the template line that ruleDefinitions replace.
+const generatedMarker = `    "@generated": null,` + "\n"
+
+func buildSchema() []byte {
+	defs := ruleDefinitions()
+	var b bytes.Buffer
+	for _, d := range defs {
+		js, err := json.MarshalIndent(d.value, "    ", "  ")
+		if err != nil {
+			panic(err) // the values are built here, from plain types
+		}
+		if strings.Contains(schemaTemplate, "\n    "+strconv.Quote(d.name)+": {") {
+			panic("schema: definition " + d.name + " is both generated and in schema.tmpl.json")
+		}
+		fmt.Fprintf(&b, "    %q: %s,\n", d.name, js)
+	}
+	if strings.Count(schemaTemplate, generatedMarker) != 1 {
+		panic("schema.tmpl.json must hold the generated marker once")
+	}
+	return []byte(strings.Replace(schemaTemplate, generatedMarker, b.String(), 1))
+}
+
+// obj is a JSON object whose keys keep their order.
+type obj []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+func (o obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(e.k)
+		v, err := json.Marshal(e.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+type definition struct {
+	name  string
+	value obj
+}
+
+// ruleDefinitions are the schema's definitions of rules: "rule" (a bare
+// name or one of the mappings), one "rule-<name>" per kind, and one per
+// parameter that several kinds share, named after the parameter.
+func ruleDefinitions() []definition {
+	uses := map[string]int{}
+	for _, k := range sim.Kinds {
+		for _, p := range k.Params {
+			uses[p.Name]++
+		}
+	}
+	var names []string
+	anyOf := []any{nil}
+	var defs, shared []definition
+	seen := map[string]bool{}
+	for _, k := range sim.Kinds {
+		names = append(names, k.Name)
+		names = append(names, k.Aliases...)
+		spelling := kv{"const", k.Name}
+		if len(k.Aliases) > 0 {
+			spelling = kv{"enum", append([]string{k.Name}, k.Aliases...)}
+		}
+		props := obj{{"rule", obj{spelling, {"description", k.Doc}}}, {"label", ref("label")}}
+		for _, p := range k.Params {
+			if uses[p.Name] < 2 {
+				props = append(props, kv{p.Name, paramSchema(p)})
+				continue
+			}
+			props = append(props, kv{p.Name, ref(p.Name)})
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				shared = append(shared, definition{p.Name, paramSchema(p)})
+			}
+		}
+		defs = append(defs, definition{"rule-" + k.Name, obj{
+			{"type", "object"}, {"additionalProperties", false}, {"required", []string{"rule"}}, {"properties", props}}})
+		anyOf = append(anyOf, ref("rule-"+k.Name))
+	}
+	anyOf[0] = obj{{"type", "string"}, {"enum", names}}
+	rule := definition{"rule", obj{
+		{"description", "A placement rule: a bare name for its defaults, or a mapping with rule, an optional label and the rule's parameters."},
+		{"anyOf", anyOf}}}
+	return append(append(shared, rule), defs...)
+}
+
+func ref(name string) obj { return obj{{"$ref", "#/definitions/" + name}} }
+
+// paramSchema is the schema of one parameter's value.
+func paramSchema(p sim.Param) obj {
+	doc := p.Doc
+	if p.Default != "" {
+		doc += " Default " + p.Default + "."
+	}
+	var o obj
+	switch p.Type {
+	case sim.ParamInt, sim.ParamPrime:
+		o = obj{{"type", "integer"}, {"minimum", p.Min}, {"maximum", p.Max}}
+	case sim.ParamFloat:
+		o = obj{{"type", "number"}, {"exclusiveMinimum", 0}}
+		if p.Max > 0 {
+			o = append(o, kv{"maximum", p.Max})
+		}
+	case sim.ParamBool:
+		o = obj{{"type", "boolean"}}
+	case sim.ParamEnum:
+		o = obj{{"type", "string"}, {"enum", p.Values}}
+	}
+	o = append(o, kv{"description", doc})
+	if p.Default != "" && p.Type != sim.ParamEnum && p.Type != sim.ParamBool {
+		if f, err := strconv.ParseFloat(p.Default, 64); err == nil {
+			o = append(o, kv{"examples", []float64{f}})
+		}
+	}
+	return o
+}
 
 func runSchema(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("schema", "", stderr)

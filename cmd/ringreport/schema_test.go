@@ -133,8 +133,9 @@ func TestSchemaMatchesParser(t *testing.T) {
 	}
 	d := s.Definitions
 	var names []string
-	for _, k := range scenario.RuleKinds {
+	for _, k := range sim.Kinds {
 		names = append(names, k.Name)
+		names = append(names, k.Aliases...)
 		def, ok := d["rule-"+k.Name]
 		if !ok {
 			t.Errorf("no definition rule-%s", k.Name)
@@ -147,13 +148,17 @@ func TestSchemaMatchesParser(t *testing.T) {
 			}
 		}
 		slices.Sort(params)
-		want := slices.Sorted(slices.Values(k.Params))
+		var want []string
+		for _, p := range k.Params {
+			want = append(want, p.Name)
+		}
+		slices.Sort(want)
 		if !slices.Equal(params, want) {
-			t.Errorf("rule-%s has parameters %v; internal/scenario says %v", k.Name, params, want)
+			t.Errorf("rule-%s has parameters %v; the registry says %v", k.Name, params, want)
 		}
 	}
 	if got := d["rule"].AnyOf[0].Enum; !slices.Equal(got, names) {
-		t.Errorf("bare rule names %v; internal/scenario.RuleKinds has %v", got, names)
+		t.Errorf("bare rule names %v; the registry (sim.Kinds) has %v", got, names)
 	}
 	var hashes []string
 	for _, h := range d["hash"].Enum {

@@ -182,21 +182,16 @@ func ruleInfos(res *sim.Result) []RuleInfo {
 
 // ruleParams lists a rule's parameters in words, defaults filled in.
 func ruleParams(spec sim.RuleSpec) []string {
-	e := spec.Effective()
 	var ps []string
-	if e.VNodes != 0 {
-		ps = append(ps, text.Plural(e.VNodes, "point per node", "points per node"))
+	for _, v := range spec.Values() {
+		if v.One != "" {
+			n, _ := strconv.Atoi(v.Value)
+			ps = append(ps, text.Plural(n, v.One, v.Many))
+			continue
+		}
+		ps = append(ps, v.Prefix+v.Value+v.Suffix)
 	}
-	if e.M != 0 {
-		ps = append(ps, "table size "+strconv.Itoa(e.M))
-	}
-	if e.Probes != 0 {
-		ps = append(ps, strconv.Itoa(e.Probes)+" probes")
-	}
-	if e.Epsilon != 0 {
-		ps = append(ps, "ε = "+strconv.FormatFloat(e.Epsilon, 'f', -1, 64))
-	}
-	return append(ps, "hash "+e.Hash)
+	return ps
 }
 
 // summary computes each rule's whole-run totals.

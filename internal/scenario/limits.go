@@ -143,7 +143,7 @@ func (p *parser) noteWeight(n *yaml.Node, v int) {
 }
 
 // usesPoints reports whether a rule places points per node and weight.
-func usesPoints(kind string) bool { return kind == "ring" || kind == "bounded" }
+func usesPoints(kind string) bool { return sim.KindOf(kind).Param("vnodes") != nil }
 
 // checkPoints reports a ring node with more points than Limits.Points.
 func (p *parser) checkPoints(s *sim.Scenario) {
@@ -195,24 +195,13 @@ func estimate(s *sim.Scenario, tl *sim.Timeline) cost {
 	}
 	nodes, points := int64(len(tl.Nodes)), int64(0)
 	for _, r := range s.Rules {
-		perKey, table := int64(1), int64(0)
-		switch r.Kind {
-		case "ring", "bounded":
-			table = max(int64(cmpOr(r.VNodes, sim.DefaultVNodes)), vnodeSteps) * maxWeight
-		case "ketama":
-			table = 160 * maxWeight
-		case "maglev":
-			table = int64(cmpOr(r.M, 65537))
-		case "slots":
-			table = 16384
-		case "multiprobe":
-			perKey = max(1, int64(cmpOr(r.Probes, 21))/4)
-		case "rendezvous":
+		rc := sim.KindOf(r.Kind).Cost(r, maxWeight, vnodeSteps)
+		if rc.Ranks {
 			c.work = addSat(c.work, mulSat(c.keys, nodes, 1+weightSteps))
 		}
-		c.work = addSat(c.work, mulSat(addSat(mulSat(c.keys, perKey), table+FigureWork), c.states))
-		if r.Kind != "maglev" && r.Kind != "slots" {
-			points = addSat(points, mulSat(table, c.states))
+		c.work = addSat(c.work, mulSat(addSat(mulSat(c.keys, rc.PerKey), rc.Table+FigureWork), c.states))
+		if rc.Points {
+			points = addSat(points, mulSat(rc.Table, c.states))
 		}
 	}
 	// Point rules keep about 8 bytes a point a step more than

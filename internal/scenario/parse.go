@@ -16,15 +16,15 @@ import (
 // Limits on what a scenario may ask of the simulator. A value over a limit
 // is an error that names the limit.
 const (
-	MaxKeys     = 50_000_000 // keys, generated or read from a keys file
-	MaxNodes    = 10_000     // entries in the starting nodes list (or its count)
-	MaxVNodes   = 10_000     // points per unit of weight (rule vnodes, vnodes steps)
-	MaxSteps    = 10_000     // entries in steps
-	MaxReplicas = 64         // preference-list length (replicas, replicas steps)
-	MaxProbes   = 64         // entries in probes, and a multiprobe rule's probes
-	MaxWeight   = 10_000     // a node's weight
-	MaxM        = 1 << 24    // a maglev rule's table size m
-	MaxNameLen  = 200        // bytes in a node name, rule label, probe or key prefix
+	MaxKeys     = 50_000_000     // keys, generated or read from a keys file
+	MaxNodes    = 10_000         // entries in the starting nodes list (or its count)
+	MaxVNodes   = sim.MaxVNodes  // points per unit of weight (rule vnodes, vnodes steps)
+	MaxSteps    = 10_000         // entries in steps
+	MaxReplicas = 64             // preference-list length (replicas, replicas steps)
+	MaxProbes   = sim.MaxProbes  // entries in probes, and a multiprobe rule's probes
+	MaxWeight   = 10_000         // a node's weight
+	MaxM        = sim.MaxMaglevM // a maglev rule's table size m
+	MaxNameLen  = 200            // bytes in a node name, rule label, probe or key prefix
 
 	// MaxNodeSteps bounds (starting nodes + added names) × (steps + 1),
 	// the membership entries sim.NewTimeline may store, since it keeps a

@@ -3,70 +3,42 @@ package scenario
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"go.yaml.in/yaml/v3"
 )
 
-// RuleKind is a placement rule a scenario may name, with the parameters it
-// accepts besides rule and label.
-type RuleKind struct {
-	// Name is the rule's spelling in scenarios and sim.RuleSpec.Kind.
-	Name string
-	// Params are the parameter keys that apply to the rule.
-	Params []string
-}
-
-// RuleKinds are the known placement rules, in documentation order. To add
-// a rule, append it here with its parameters.
-var RuleKinds = []RuleKind{
-	{"ring", []string{"vnodes", "hash"}},
-	{"modulo", []string{"hash"}},
-	{"jump", []string{"hash"}},
-	{"rendezvous", []string{"hash"}},
-	{"maglev", []string{"m", "hash"}},
-	{"multiprobe", []string{"probes", "hash"}},
-	{"bounded", []string{"vnodes", "epsilon", "hash"}},
-	{"ketama", nil},
-	{"slots", nil},
-}
-
 // HashNames are the key hashes a rule's hash parameter may name.
-var HashNames = []string{"fnv1a-fmix", "xxhash64", "crc32", "md5"}
+var HashNames = sim.HashNames
 
 // ruleMapKeys are every key a rule mapping may hold.
-var ruleMapKeys = []string{"rule", "label", "vnodes", "hash", "m", "probes", "epsilon"}
+var ruleMapKeys = append([]string{"rule", "label"}, sim.ParamNames()...)
 
 // defaultRules are the rules of a scenario that names none.
 func defaultRules() []sim.RuleSpec {
-	return []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}}
+	out := make([]sim.RuleSpec, len(sim.DefaultRules))
+	for i, k := range sim.DefaultRules {
+		out[i] = sim.RuleSpec{Kind: k, Label: k}
+	}
+	return out
 }
 
 func ruleNames() []string {
-	names := make([]string, len(RuleKinds))
-	for i, k := range RuleKinds {
+	names := make([]string, len(sim.Kinds))
+	for i, k := range sim.Kinds {
 		names[i] = k.Name
 	}
 	return names
 }
 
-// ruleKind returns the kind called name, or nil.
-func ruleKind(name string) *RuleKind {
-	for i := range RuleKinds {
-		if RuleKinds[i].Name == name {
-			return &RuleKinds[i]
-		}
-	}
-	return nil
-}
-
 // rulesFor lists the rules that accept param, for messages.
 func rulesFor(param string) string {
 	var names []string
-	for _, k := range RuleKinds {
-		if slices.Contains(k.Params, param) {
-			names = append(names, k.Name)
+	for i := range sim.Kinds {
+		if sim.Kinds[i].Param(param) != nil {
+			names = append(names, sim.Kinds[i].Name)
 		}
 	}
 	return strings.Join(names, ", ")
@@ -111,13 +83,13 @@ func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
 		return sim.RuleSpec{}, false
 	}
 	var rs sim.RuleSpec
-	var kind *RuleKind
+	var kind *sim.Kind
 	i := slices.IndexFunc(fs, func(f field) bool { return f.key.Value == "rule" })
 	if i < 0 {
 		p.errorf(e, "%sa rule mapping needs rule: <name>, such as {rule: ring, vnodes: 40}", ctx)
 		ok = false
 	} else if rs.Kind, ok = p.ruleName(fs[i].val, ctx); ok {
-		kind = ruleKind(rs.Kind)
+		kind = sim.KindOf(rs.Kind)
 	}
 	for _, f := range fs {
 		ok = p.ruleParam(&rs, kind, f, ctx) && ok
@@ -134,11 +106,12 @@ func (p *parser) ruleName(n *yaml.Node, ctx string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if ruleKind(s) == nil {
+	k := sim.KindOf(s)
+	if k == nil {
 		p.errorf(n, "%sunknown rule %q%s; want one of %s", ctx, clip(s), didYouMean(s, ruleNames()), strings.Join(ruleNames(), ", "))
 		return "", false
 	}
-	return s, true
+	return k.Name, true
 }
 
 // didYouMean returns ` (did you mean "x"?)` for an obvious typo, or "".
@@ -151,53 +124,87 @@ func didYouMean(word string, candidates []string) string {
 
 // ruleParam decodes one key of a rule mapping into rs. kind is nil when
 // the rule's name is missing or unknown.
-func (p *parser) ruleParam(rs *sim.RuleSpec, kind *RuleKind, f field, ctx string) bool {
+func (p *parser) ruleParam(rs *sim.RuleSpec, kind *sim.Kind, f field, ctx string) bool {
 	key := f.key.Value
-	if key == "rule" {
+	switch {
+	case key == "rule":
 		return true
-	}
-	if !slices.Contains(ruleMapKeys, key) {
+	case key == "label":
+		var ok bool
+		rs.Label, ok = p.name(f.val, ctx+"label")
+		return ok
+	case !slices.Contains(ruleMapKeys, key):
 		p.unknownKey(f.key, ctx, ruleMapKeys)
 		return false
 	}
-	if key != "label" && kind != nil && !slices.Contains(kind.Params, key) {
-		p.errorf(f.key, "%s%s does not apply to rule %s; it applies to %s", ctx, key, kind.Name, rulesFor(key))
-		return false
+	param := anyParam(key)
+	if kind != nil {
+		if param = kind.Param(key); param == nil {
+			p.errorf(f.key, "%s%s does not apply to rule %s; it applies to %s", ctx, key, kind.Name, rulesFor(key))
+			return false
+		}
 	}
-	var ok bool
-	switch key {
-	case "label":
-		rs.Label, ok = p.name(f.val, ctx+"label")
-	case "vnodes":
-		rs.VNodes, ok = p.intIn(f.val, ctx+"vnodes", 1, MaxVNodes)
-		p.noteVNodes(f.val, rs.VNodes)
-	case "hash":
-		rs.Hash, ok = p.hash(f.val, ctx)
-	case "m":
-		rs.M, ok = p.maglevM(f.val, ctx)
-	case "probes":
-		rs.Probes, ok = p.intIn(f.val, ctx+"probes", 1, MaxProbes)
-	case "epsilon":
-		rs.Epsilon, ok = p.positive(f.val, ctx+"epsilon")
+	v, ok := p.paramValue(f.val, *param, ctx)
+	if ok {
+		param.Set(rs, v)
 	}
 	return ok
 }
 
-func (p *parser) hash(n *yaml.Node, ctx string) (string, bool) {
-	s, ok := p.str(n, ctx+"hash")
-	if ok && !slices.Contains(HashNames, s) {
-		p.errorf(n, "%sunknown hash %q%s; want one of %s", ctx, clip(s), didYouMean(s, HashNames), strings.Join(HashNames, ", "))
+// anyParam returns the first declaration of a parameter, to check its
+// value when the rule's name is missing or unknown.
+func anyParam(name string) *sim.Param {
+	for i := range sim.Kinds {
+		if p := sim.Kinds[i].Param(name); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// paramValue validates a rule parameter's value against its declared
+// type and returns it as a scenario writes it.
+func (p *parser) paramValue(n *yaml.Node, param sim.Param, ctx string) (string, bool) {
+	what := ctx + param.Name
+	switch param.Type {
+	case sim.ParamInt:
+		v, ok := p.intIn(n, what, param.Min, param.Max)
+		if param.Name == "vnodes" {
+			p.noteVNodes(n, v)
+		}
+		return strconv.Itoa(v), ok
+	case sim.ParamPrime:
+		v, ok := p.prime(n, what, param.Min, param.Max)
+		return strconv.Itoa(v), ok
+	case sim.ParamFloat:
+		v, ok := p.positive(n, what)
+		if ok && param.Max > 0 && v > float64(param.Max) {
+			p.errorf(n, "%s must be at most %d; got %s", what, param.Max, n.Value)
+			return "", false
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64), ok
+	case sim.ParamBool:
+		var b bool
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
+			p.typeError(n, what, "true or false")
+			return "", false
+		}
+		return strconv.FormatBool(b), true
+	}
+	s, ok := p.str(n, what)
+	if ok && !slices.Contains(param.Values, s) {
+		p.errorf(n, "%sunknown %s %q%s; want one of %s", ctx, param.Name, clip(s), didYouMean(s, param.Values), strings.Join(param.Values, ", "))
 		return "", false
 	}
 	return s, ok
 }
 
-// maglevM validates a maglev table size: a prime up to MaxM, since the
-// permutation of Eisenbud et al. (NSDI 2016) needs M prime.
-func (p *parser) maglevM(n *yaml.Node, ctx string) (int, bool) {
-	m, ok := p.intIn(n, ctx+"m", 2, MaxM)
+// prime validates a prime from lo to hi, such as a maglev table size:
+// the permutation of Eisenbud et al. (NSDI 2016) needs m prime.
+func (p *parser) prime(n *yaml.Node, what string, lo, hi int) (int, bool) {
+	m, ok := p.intIn(n, what, lo, hi)
 	if ok && !sim.IsPrime(m) {
-		p.errorf(n, "%sm must be a prime number, such as 65537; got %d", ctx, m)
+		p.errorf(n, "%s must be a prime number, such as 65537; got %d", what, m)
 		return 0, false
 	}
 	return m, ok

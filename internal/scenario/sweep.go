@@ -193,7 +193,7 @@ func (p *parser) sweepValue(e *yaml.Node, param, ctx string) (float64, bool) {
 	case sweep.Nodes:
 		v, ok = p.intIn(e, ctx+" value", 1, MaxNodes)
 	case sweep.M:
-		v, ok = p.maglevM(e, "sweep: ")
+		v, ok = p.prime(e, "sweep: m", 2, MaxM)
 	case sweep.Replicas:
 		v, ok = p.intIn(e, ctx+" value", 1, MaxReplicas)
 	case sweep.Epsilon:

@@ -38,24 +38,17 @@ func EstimateMemory(s *Scenario) int64 {
 // node weighs the same at every step.
 func perKeyBytes(spec RuleSpec, r int64, uniform bool) int64 {
 	n := 6*r + 4 + 2*historyBytesPerKey
-	switch spec.Kind {
-	case "jump":
-		n += 8 // bucket and next jump
-	case "rendezvous":
-		if r == 1 && uniform {
-			n += 6 // the owner and 32 bits of its hash
-		} else {
-			n += 10 * r // node and score per list entry
-		}
-	case "maglev":
-		n += 4 // keys grouped by entry
-	case "slots":
-		n += 12 // slot, and the keys in slot order and back
+	k := KindOf(spec.Kind)
+	if k == nil {
+		return n
 	}
-	switch h, _ := parseHash(spec.Kind, spec.Hash); {
-	case spec.Kind == "ketama" || h == hashCRC32 || h == hashMD5:
+	if k.cost.keyBytes != nil {
+		n += k.cost.keyBytes(spec, r, uniform)
+	}
+	switch h, _ := parseHash(spec.Kind, spec.Effective().Hash); h {
+	case hashCRC32, hashMD5:
 		n += 16 // positions under the rule's hash, their order and ranks
-	case h == hashXX:
+	case hashXX:
 		n += 24 // the 64-bit hashes too
 	}
 	return n
@@ -65,16 +58,13 @@ func perKeyBytes(spec RuleSpec, r int64, uniform bool) int64 {
 // and the arcs and points of point-based rules.
 func perStepBytes(spec RuleSpec, points, k int64) int64 {
 	n := 2 * int64(stripCells(int(k)))
-	switch spec.Kind {
-	case "ring", "ketama", "bounded", "multiprobe":
-		if spec.Kind == "ring" && spec.VNodes > 0 {
+	if kind := KindOf(spec.Kind); kind != nil && kind.cost.stepPoints {
+		if spec.VNodes > 0 {
 			points = points / DefaultVNodes * int64(spec.VNodes)
 		}
-		n += 2 * 8 * points
-	default:
-		n += 8 * WheelSamples
+		return n + 2*8*points
 	}
-	return n
+	return n + 8*WheelSamples
 }
 
 // uniformWeights reports whether every node the scenario names weighs the

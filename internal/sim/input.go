@@ -11,6 +11,10 @@ const DefaultSeed = 1
 // none (the "Ring" walkthrough's 160, also libketama's count per server).
 const DefaultVNodes = 160
 
+// MaxVNodes bounds the points per unit of weight a rule or a vnodes step
+// may ask for.
+const MaxVNodes = 10_000
+
 // Scenario is a validated description of one experiment: a key set, a
 // starting cluster, the placement rules to compare and the membership
 // changes to replay.
@@ -79,8 +83,7 @@ type NodeSpec struct {
 // RuleSpec selects a placement rule and its parameters. Zero values mean
 // the rule's defaults.
 type RuleSpec struct {
-	// Kind is the rule's name: ring, modulo, jump, rendezvous, maglev,
-	// multiprobe, bounded, ketama or slots (see newPlacer).
+	// Kind is the rule's name, one of Kinds (registry.go).
 	Kind string
 	// Label names the rule in output; unique within a scenario. Empty
 	// means Replay derives one (Kind, or Kind plus parameters when two
@@ -98,6 +101,10 @@ type RuleSpec struct {
 	// Epsilon is the bounded-load rule's slack ε (capacity ⌈(1+ε)·K/n⌉);
 	// 0 means the default.
 	Epsilon float64
+	// Opts holds the parameters of the rules that declare their own (the
+	// production profiles), by name, as a scenario writes them. Never
+	// modify it in place: Param.Set copies it, so that specs can share it.
+	Opts map[string]string
 }
 
 // Op is the kind of a membership change.

@@ -13,7 +13,7 @@ import (
 const DefaultMaglevM = 65537
 
 // MaxMaglevM bounds the lookup-table size a rule may ask for.
-const MaxMaglevM = 1 << 26
+const MaxMaglevM = 1 << 24
 
 // maglev is Maglev hashing (Eisenbud et al., "Maglev: A Fast and Reliable
 // Software Network Load Balancer", NSDI 2016, §3.4): a lookup table of M

@@ -11,7 +11,7 @@ import (
 const DefaultProbes = 21
 
 // MaxProbes bounds the probe count a rule may ask for.
-const MaxProbes = 1024
+const MaxProbes = 64
 
 // multiprobe is multi-probe consistent hashing (Appleton & O'Reilly 2015,
 // "Multi-probe consistent hashing", arXiv:1505.00062): every node has a

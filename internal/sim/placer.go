@@ -26,27 +26,11 @@ type placer interface {
 
 // newPlacer returns the placer for a rule. The spec must be validated.
 func newPlacer(spec RuleSpec, env *env) (placer, error) {
-	switch spec.Kind {
-	case "ring":
-		return checked(newRingChecked(spec, env))
-	case "modulo":
-		return checked(newModulo(spec, env))
-	case "jump":
-		return checked(newJump(spec, env))
-	case "rendezvous":
-		return checked(newRendezvous(spec, env))
-	case "maglev":
-		return checked(newMaglev(spec, env))
-	case "multiprobe":
-		return checked(newMultiprobe(spec, env))
-	case "bounded":
-		return checked(newBounded(spec, env))
-	case "ketama":
-		return checked(newKetama(spec, env))
-	case "slots":
-		return checked(newSlots(spec, env))
+	k := KindOf(spec.Kind)
+	if k == nil {
+		return nil, fmt.Errorf("rule %q is not implemented", spec.Kind)
 	}
-	return nil, fmt.Errorf("rule %q is not implemented", spec.Kind)
+	return k.build(spec, env)
 }
 
 // checked turns a constructor's typed result into newPlacer's, so that a

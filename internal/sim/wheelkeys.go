@@ -19,14 +19,10 @@ package sim
 func (res *Result) KeyPositions(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
 	keys := res.Keys
-	switch spec.Kind {
-	case "slots":
-		kc := newKeyCache(keys, hashFNV)
-		return kc.each32(func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 })
-	case "ketama":
-		return newKeyCache(keys, hashMD5).pos32()
+	if k := KindOf(spec.Kind); k != nil && k.position != nil {
+		return newKeyCache(keys, hashFNV).each32(k.position(spec.Effective()))
 	}
-	h, err := parseHash(spec.Kind, spec.Hash)
+	h, err := parseHash(spec.Kind, spec.Effective().Hash)
 	if err != nil || h == hashFNV {
 		return append([]uint32(nil), keys.Pos...)
 	}
@@ -59,8 +55,8 @@ func (res *Result) MovedKeys(rule, step int) []bool {
 // order: the rule orders keys by KeyPositions, ties by canonical index.
 func (res *Result) keyRank(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
-	if spec.Kind != "slots" && spec.Kind != "ketama" {
-		if h, err := parseHash(spec.Kind, spec.Hash); err != nil || h == hashFNV {
+	if k := KindOf(spec.Kind); k == nil || k.position == nil {
+		if h, err := parseHash(spec.Kind, spec.Effective().Hash); err != nil || h == hashFNV {
 			return nil
 		}
 	}

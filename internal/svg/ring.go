@@ -126,13 +126,7 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 // the next, so that its sampled wheel shows shares, and the colour under
 // a key's dot is not its owner's: every rule but the point rules (ring,
 // bounded, ketama) and slots, whose arcs are exact.
-func mosaicWheel(spec sim.RuleSpec) bool {
-	switch spec.Kind {
-	case "ring", "bounded", "ketama", "slots":
-		return false
-	}
-	return true
-}
+func mosaicWheel(spec sim.RuleSpec) bool { return sim.KindOf(spec.Kind).Mosaic }
 
 func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 	sr := &res.Rules[r].Steps[i]

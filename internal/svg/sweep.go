@@ -398,10 +398,7 @@ func sweepCaption(st *sweep.Result, m sweepMetric, curves []sweep.Curve) string 
 		}
 	}
 	if len(ringLike) > 0 {
-		ketama := ""
-		if slices.ContainsFunc(st.Rules, func(r sim.RuleSpec) bool { return r.Kind == "ketama" }) {
-			ketama = " (ketama has v = 160)"
-		}
+		ketama := fixedPoints(st.Rules)
 		fmt.Fprintf(&b, "The dashed lines are the theory for %s: √((n−1)/(n·v+1)) for n nodes with v points each%s, combined with the key noise as √(theory² + noise²); where a band covers its line the rule behaves as its theory says, and where the line flattens onto the dotted one more points per node buy nothing measurable. ", strings.Join(ringLike, " and "), ketama)
 	}
 	for _, cv := range curves {
@@ -418,4 +415,22 @@ func sweepCaption(st *sweep.Result, m sweepMetric, curves []sweep.Curve) string 
 		b.WriteString("The worst deviation is the most over- or under-loaded node's distance from its fair share: what capacity planning has to allow for.")
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// fixedPoints says which of the rules fix their own points per node, for
+// the theory's caption: " (ketama has v = 160)", or "".
+func fixedPoints(rules []sim.RuleSpec) string {
+	var parts []string
+	for _, r := range rules {
+		if k := sim.KindOf(r.Kind); k.FixedPoints != 0 && k.Theory == sim.RingTheory {
+			p := fmt.Sprintf("%s has v = %d", r.Kind, k.FixedPoints)
+			if !slices.Contains(parts, p) {
+				parts = append(parts, p)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }

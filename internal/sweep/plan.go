@@ -19,14 +19,6 @@ const (
 // Params lists the parameters a plan can sweep, in documentation order.
 var Params = []string{VNodes, Nodes, M, Epsilon, Replicas}
 
-// kinds lists, per parameter, the rule kinds it applies to; nil means
-// every rule (the parameter belongs to the scenario, not to a rule).
-var kinds = map[string][]string{
-	VNodes:  {"ring", "bounded"},
-	M:       {"maglev"},
-	Epsilon: {"bounded"},
-}
-
 // Plan says which variants of a scenario to replay: every value of Param
 // (or the scenario as written when Param is empty), each with Seeds
 // consecutive seeds.
@@ -63,8 +55,10 @@ func (p Plan) LogScale() bool { return p.Param == VNodes || p.Param == M }
 // Applies reports whether the parameter changes rule r: it belongs to
 // the scenario (nodes, replicas) or r is of a kind that takes it.
 func Applies(param string, r sim.RuleSpec) bool {
-	ks, ok := kinds[param]
-	return !ok || slices.Contains(ks, r.Kind)
+	if param == Nodes || param == Replicas {
+		return true
+	}
+	return sim.KindOf(r.Kind).Param(param) != nil
 }
 
 // Scenario returns the variant of base for sweep value i and seed j: a

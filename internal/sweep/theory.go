@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -23,9 +24,6 @@ func NoiseCV(n, k int) float64 { return math.Sqrt(float64(n-1) / float64(k)) }
 // in variance: √(a² + noise²). A ring's measured cv on K keys is about
 // WithNoise(RingCV(n, v), NoiseCV(n, K)).
 func WithNoise(a, noise float64) float64 { return math.Hypot(a, noise) }
-
-// ketamaPoints is libketama's points per server of weight 1.
-const ketamaPoints = 160
 
 // Curve is a theoretical value of one metric at every sweep value.
 type Curve struct {
@@ -81,12 +79,13 @@ func even(st *sim.State) (int, bool) {
 }
 
 func (res *Result) ringCurve(r int, spec sim.RuleSpec) (Curve, bool) {
-	if spec.Kind != "ring" && spec.Kind != "ketama" {
+	kind := sim.KindOf(spec.Kind)
+	if kind.Theory != sim.RingTheory {
 		return Curve{}, false
 	}
 	c := Curve{Name: spec.Kind + " theory with key noise", Formula: "√((n−1)/(n·v+1) + (n−1)/K)", Rules: []string{spec.Label}}
-	if spec.Kind == "ketama" {
-		c.Name = "ketama theory (v = 160) with key noise"
+	if kind.FixedPoints != 0 {
+		c.Name = fmt.Sprintf("%s theory (v = %d) with key noise", spec.Kind, kind.FixedPoints)
 	}
 	ok := false
 	for i := range res.Runs {
@@ -94,8 +93,8 @@ func (res *Result) ringCurve(r int, spec sim.RuleSpec) (Curve, bool) {
 		n, even := even(st)
 		v := res.Plan.Scenario(res.Base, i, 0).Rules[r].VNodes
 		switch {
-		case spec.Kind == "ketama":
-			v = ketamaPoints
+		case kind.FixedPoints != 0:
+			v = kind.FixedPoints
 		case st.VNodes != 0:
 			v = st.VNodes
 		case v == 0:
@@ -121,8 +120,9 @@ func (res *Result) noiseCurve() Curve {
 // addCurve is the moved fraction of step 1 when it adds one node to an
 // even cluster of n: the ideal 1/(n+1), or n/(n+1) for modulo.
 func (res *Result) addCurve(r int, spec sim.RuleSpec) (Curve, bool) {
+	modulo := sim.KindOf(spec.Kind).Theory == sim.ModuloTheory
 	c := Curve{Name: "ideal", Formula: "1/(n+1)", Rules: []string{spec.Label}}
-	if spec.Kind == "modulo" {
+	if modulo {
 		c = Curve{Name: "modulo theory", Formula: "n/(n+1)", Rules: []string{spec.Label}}
 	}
 	ok := false
@@ -134,7 +134,7 @@ func (res *Result) addCurve(r int, spec sim.RuleSpec) (Curve, bool) {
 			n1, even1 := even(st1)
 			if even0 && even1 && st1.Op == sim.OpAdd && n1 == n+1 && st1.Replicas == 1 {
 				y = 1 / float64(n+1)
-				if spec.Kind == "modulo" {
+				if modulo {
 					y = float64(n) / float64(n+1)
 				}
 				ok = true

@@ -1,0 +1,187 @@
+package sim
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/profile"
+)
+
+// This file adapts any production profile (internal/profile) to the
+// simulator: one generic placer, and the registry entry that builds it.
+
+// Profile describes a production profile for the registry.
+type Profile struct {
+	// Name, Aliases and Doc are the Kind's.
+	Name    string
+	Aliases []string
+	Doc     string
+	// Params are the profile's parameters; Opt declares each.
+	Params []Param
+	// New returns the product's rule for a spec whose parameters are
+	// validated and filled with their defaults.
+	New func(spec RuleSpec) (profile.Rule, error)
+	// Bits is the width of the rule's key positions (profile.Rule.Hash):
+	// 32 or 64, or 14 for the 16,384 slots of Redis. Wheels scale them to
+	// their 32-bit circle.
+	Bits int
+	// Mosaic says the owner changes from one position to the next (no
+	// continuum of arcs), as Kind.Mosaic.
+	Mosaic bool
+	// KeyBytes is the profile's own memory per key, for the estimate,
+	// beside the 8 bytes of its key position.
+	KeyBytes int64
+}
+
+// Opt declares a parameter stored in RuleSpec.Opts.
+func Opt(p Param) Param {
+	name := p.Name
+	p.get = func(s RuleSpec) string { return s.Opts[name] }
+	p.set = func(s *RuleSpec, v string) {
+		m := maps.Clone(s.Opts)
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[name] = v
+		s.Opts = m
+	}
+	return p
+}
+
+// Kind returns the registry entry of the profile.
+func (p Profile) Kind() Kind {
+	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic,
+		cost: cost{keyBytes: func(RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }},
+		position: func(spec RuleSpec) func([]byte) uint32 {
+			r, err := p.New(spec)
+			if err != nil {
+				return func([]byte) uint32 { return 0 }
+			}
+			return func(b []byte) uint32 { return scaleTo32(r.Hash(b), p.Bits) }
+		},
+		build: func(spec RuleSpec, e *env) (placer, error) {
+			r, err := p.New(spec.Effective())
+			if err != nil {
+				return nil, fmt.Errorf("rule %s: %w", p.Name, err)
+			}
+			return newProfilePlacer(p, r, e), nil
+		}}
+}
+
+// scaleTo32 maps a position of a bits-wide space onto the 32-bit circle.
+func scaleTo32(h uint64, bits int) uint32 {
+	if bits >= 32 {
+		return uint32(h >> (bits - 32))
+	}
+	return uint32(h << (32 - bits))
+}
+
+// profilePlacer runs a profile.Rule: it hashes every key once, rebuilds
+// the product's placement at every step from the membership, and asks it
+// for every key's owners.
+type profilePlacer struct {
+	p       Profile
+	rule    profile.Rule
+	env     *env
+	hash    []uint64 // Rule.Hash of every key, by canonical index
+	pos     []uint32 // hash scaled to the circle
+	rank    []uint32 // canonical index → rank by pos, nil when canonical
+	servers []profile.Server
+	ids     []NodeID // server index → node
+	pl      profile.Placement
+}
+
+func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
+	pp := &profilePlacer{p: p, rule: r, env: e, hash: make([]uint64, e.keys.Len()), pos: make([]uint32, e.keys.Len())}
+	var buf []byte
+	for i := range pp.hash {
+		buf = e.keys.AppendName(buf[:0], i)
+		pp.hash[i] = r.Hash(buf)
+		pp.pos[i] = scaleTo32(pp.hash[i], p.Bits)
+	}
+	_, _, pp.rank = rankBy(pp.pos)
+	return pp
+}
+
+// update gives the product the members in join order, failed ones marked
+// Down, and builds its placement from the previous one.
+func (pp *profilePlacer) update(st *State) []string {
+	pp.servers = pp.servers[:0]
+	pp.ids = pp.ids[:0]
+	for _, m := range st.Members {
+		pp.servers = append(pp.servers, profile.Server{Name: pp.env.nodes[m.ID], Weight: max(m.Weight, 1), Down: m.Failed})
+		pp.ids = append(pp.ids, m.ID)
+	}
+	pl, err := pp.rule.Build(pp.servers, pp.pl)
+	if err != nil {
+		pp.pl = nil
+		return []string{fmt.Sprintf("%s: %s; no key has an owner at this step", pp.p.Name, strings.TrimSuffix(err.Error(), "."))}
+	}
+	pp.pl = pl
+	return nil
+}
+
+func (pp *profilePlacer) assign(lists [][]NodeID) {
+	for _, l := range lists {
+		fill(l, NoNode)
+	}
+	if pp.pl == nil {
+		return
+	}
+	owners := make([]int, 0, len(lists))
+	for i, h := range pp.hash {
+		owners = pp.pl.Owners(h, len(lists), owners[:0])
+		for r, o := range owners {
+			lists[r][i] = pp.ids[o]
+		}
+	}
+}
+
+func (pp *profilePlacer) probe(key string, r int) (uint64, []NodeID) {
+	h := pp.rule.Hash([]byte(key))
+	if pp.pl == nil {
+		return h, nil
+	}
+	var out []NodeID
+	for _, o := range pp.pl.Owners(h, r, nil) {
+		out = append(out, pp.ids[o])
+	}
+	return h, out
+}
+
+// geometry samples the owners around the circle, and gives a continuum's
+// points scaled to it.
+func (pp *profilePlacer) geometry() ([]Arc, []Point) {
+	if pp.pl == nil {
+		return []Arc{{Start: 0, Node: NoNode}}, nil
+	}
+	var buf []int
+	arcs := sampledArcs(WheelSamples, func(p uint32) NodeID {
+		buf = pp.pl.Owners(unscale(p, pp.p.Bits), 1, buf[:0])
+		if len(buf) == 0 {
+			return NoNode
+		}
+		return pp.ids[buf[0]]
+	})
+	c, ok := pp.pl.(profile.Continuum)
+	if !ok {
+		return arcs, nil
+	}
+	pts, bits := c.Points()
+	out := make([]Point, len(pts))
+	for i, pt := range pts {
+		out[i] = Point{Pos: scaleTo32(pt.Pos, bits), Node: pp.ids[pt.Server]}
+	}
+	return arcs, out
+}
+
+// unscale is the position of the bits-wide space at circle position p.
+func unscale(p uint32, bits int) uint64 {
+	if bits >= 32 {
+		return uint64(p) << (bits - 32)
+	}
+	return uint64(p) >> (32 - bits)
+}
+
+func (pp *profilePlacer) order() []uint32 { return pp.rank }
