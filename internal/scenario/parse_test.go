@@ -214,7 +214,7 @@ func TestSuggest(t *testing.T) {
 		{"vnode", "vnodes"}, {"VNodes", "vnodes"}, {"hsh", "hash"}, {"hsah", ""}, {"labl", "label"},
 		{"x", ""}, {"mm", "m"}, {"colour", ""}, {"", ""},
 	} {
-		if got := suggest(tt.word, ruleMapKeys); got != tt.want {
+		if got := suggest(tt.word, ruleMapKeys()); got != tt.want {
 			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 var HashNames = sim.HashNames
 
 // ruleMapKeys are every key a rule mapping may hold.
-var ruleMapKeys = append([]string{"rule", "label"}, sim.ParamNames()...)
+func ruleMapKeys() []string { return append([]string{"rule", "label"}, sim.ParamNames()...) }
 
 // defaultRules are the rules of a scenario that names none.
 func defaultRules() []sim.RuleSpec {
@@ -133,8 +133,8 @@ func (p *parser) ruleParam(rs *sim.RuleSpec, kind *sim.Kind, f field, ctx string
 		var ok bool
 		rs.Label, ok = p.name(f.val, ctx+"label")
 		return ok
-	case !slices.Contains(ruleMapKeys, key):
-		p.unknownKey(f.key, ctx, ruleMapKeys)
+	case !slices.Contains(ruleMapKeys(), key):
+		p.unknownKey(f.key, ctx, ruleMapKeys())
 		return false
 	}
 	param := anyParam(key)
