@@ -40,6 +40,7 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		r.Steps = append(r.Steps, stepSection(res, i))
 	}
 	r.Probes = probeTable(res)
+	r.Migrations = migrationTables(res, r.Steps)
 	placeFigures(r, figs)
 	return r, nil
 }

@@ -108,6 +108,39 @@ type jsonReport struct {
 	Expect   []jsonExpect `json:"expect"`
 	// Sweep is what sweep: and seeds: measured, null without either.
 	Sweep *jsonSweep `json:"sweep"`
+	// Migrations compares pairs of rules (compare:); absent without any.
+	Migrations []jsonMigration `json:"migrations,omitempty"`
+}
+
+// jsonMigration is one compared pair of rules at every step.
+type jsonMigration struct {
+	From  string              `json:"from"`
+	To    string              `json:"to"`
+	Steps []jsonMigrationStep `json:"steps"`
+}
+
+type jsonMigrationStep struct {
+	Step           int    `json:"step"`
+	Differ         int    `json:"differ"`
+	DifferFraction fixed6 `json:"differ_fraction"`
+	DifferRequests *int64 `json:"differ_requests,omitempty"`
+}
+
+// jsonMigrationsOf describes every compared pair.
+func jsonMigrationsOf(res *sim.Result) []jsonMigration {
+	var out []jsonMigration
+	for _, mr := range res.Migrations {
+		m := jsonMigration{From: mr.From, To: mr.To}
+		for i, st := range mr.Steps {
+			s := jsonMigrationStep{Step: i, Differ: st.Differ, DifferFraction: fixed6(ratio(st.Differ, res.Keys.Len()))}
+			if res.Keys.Weight != nil {
+				s.DifferRequests = &mr.Steps[i].DifferRequests
+			}
+			m.Steps = append(m.Steps, s)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // jsonExpect is one expectation and its verdict.
@@ -234,6 +267,7 @@ func jsonData(res *sim.Result, st *sweep.Result) jsonReport {
 		d.Expect = append(d.Expect, jsonExpectOf(o))
 	}
 	d.Sweep = jsonSweepOf(st)
+	d.Migrations = jsonMigrationsOf(res)
 	return d
 }
 

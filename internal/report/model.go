@@ -25,6 +25,9 @@ type Report struct {
 	// Requests is the request load at the end and the hot keys, or nil
 	// when the keys carry no request counts.
 	Requests *RequestSummary
+	// Migrations compares pairs of rules on the same membership (the
+	// scenario's compare:), or is nil when it compares none.
+	Migrations []MigrationTable
 	// Transfers is every node's keys received and sent over the run.
 	Transfers TransferTable
 	// Expectations are the scenario's assertions with their verdicts.

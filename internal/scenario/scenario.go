@@ -10,7 +10,7 @@ import (
 )
 
 // topKeys are the keys of a scenario mapping, in documentation order.
-var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps", "expect", "sweep", "seeds"}
+var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps", "expect", "compare", "sweep", "seeds"}
 
 // membershipKeys are the top-level keys whose errors make a Timeline
 // meaningless, so that NewTimeline is not run.
@@ -26,10 +26,15 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 	seen := map[string]bool{}
 	membershipOK := true
 	var expect []expectation
+	var compare []*yaml.Node
 	for _, f := range fs {
 		before := len(p.errs)
-		if f.key.Value == "expect" {
+		switch f.key.Value {
+		case "expect":
 			expect, seen["expect"] = p.expectList(f.val), true
+			continue
+		case "compare":
+			compare, seen["compare"] = p.compareList(f.val), true
 			continue
 		}
 		seen[f.key.Value] = p.topField(s, f)
@@ -53,6 +58,7 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 		}
 	}
 	p.checkExpect(s, expect)
+	p.checkCompare(s, compare)
 	p.checkStudy(s, membershipOK)
 	return s
 }

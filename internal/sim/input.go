@@ -45,6 +45,9 @@ type Scenario struct {
 	Steps []Step
 	// Expect are assertions on the replay's metrics.
 	Expect []Expectation
+	// Migrations are pairs of rules, by label, whose placements the
+	// replay compares at every step.
+	Migrations []Migration
 }
 
 // KeySpec describes a key set: either Count generated keys named

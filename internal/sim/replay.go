@@ -46,6 +46,10 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	var err error
+	if res.Migrations, err = migrate(res, specs); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

@@ -12,6 +12,8 @@ type Result struct {
 	Timeline *Timeline
 	// Rules holds one entry per scenario rule, in scenario order.
 	Rules []RuleResult
+	// Migrations holds one entry per Scenario.Migrations, in order.
+	Migrations []MigrationResult
 }
 
 // RuleResult is one rule's replay.

@@ -82,6 +82,9 @@ func renderPage(t *siteTemplates, sc *Scenario, nav Page) ([]byte, error) {
 	p.Finding = report.Finding(sc.Report)
 	p.Body, p.Sections = sc.body, sc.headings
 	p.Files = []Link{{"report.md", "report.md"}, {"data.json", "data.json"}, {"steps.csv", "steps.csv"}}
+	if len(sc.Report.Migrations) > 0 {
+		p.Files = append(p.Files, Link{"migrations.csv", "migrations.csv"})
+	}
 	for _, h := range sc.headings {
 		if h.Step >= 0 {
 			p.Steps = append(p.Steps, h)

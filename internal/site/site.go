@@ -396,7 +396,12 @@ func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []report.File{{Name: "data.json", Data: js}, {Name: "steps.csv", Data: csv}}, nil
+	files := []report.File{{Name: "data.json", Data: js}, {Name: "steps.csv", Data: csv}}
+	mig, err := report.MigrationsCSV(res)
+	if err != nil || mig == nil {
+		return files, err
+	}
+	return append(files, report.File{Name: "migrations.csv", Data: mig}), nil
 }
 
 // render fills in the report model, the page body and the scenario's

@@ -19,7 +19,7 @@ type Figure struct {
 	// "step-03-rings.svg".
 	Name string
 	// Kind is the figure's kind: "rings", "strips", "history", "balance",
-	// "deviation" or "transfers".
+	// "deviation", "transfers" or "migrations".
 	Kind string
 	// Step is the step the figure shows, or -1 for whole-run figures.
 	Step int
@@ -55,6 +55,9 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	n := 2*steps - 1
 	figs[n], figs[n+1], figs[n+2] = historyFigure(res), balanceFigure(res), deviationFigure(res)
 	figs[n+3] = transfersFigure(res)
+	if len(res.Migrations) > 0 {
+		figs = append(figs, migrationFigure(res))
+	}
 	return figs, nil
 }
 

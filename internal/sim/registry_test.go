@@ -1,6 +1,9 @@
 package sim
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestEffective(t *testing.T) {
 	for _, tc := range []struct{ in, want RuleSpec }{
@@ -13,7 +16,7 @@ func TestEffective(t *testing.T) {
 		{RuleSpec{Kind: "slots"}, RuleSpec{Kind: "slots", Hash: "crc16"}},
 		{RuleSpec{Kind: "jump", Hash: "xxhash64"}, RuleSpec{Kind: "jump", Hash: "xxhash64"}},
 	} {
-		if got := tc.in.Effective(); got != tc.want {
+		if got := tc.in.Effective(); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%+v.Effective() = %+v, want %+v", tc.in, got, tc.want)
 		}
 	}
