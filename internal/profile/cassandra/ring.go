@@ -227,6 +227,17 @@ func (p *Ring) simple(i, r int, dst []int, liveOnly bool) []int {
 	return dst
 }
 
+// Primary returns the index of the node whose token range holds the key
+// at position h: the owner of the first token ≥ int64(h), wrapping, down
+// or not and whatever the strategy (under nts it need not be a replica),
+// or -1 when the ring is empty. This is nodetool's "primary range" owner.
+func (p *Ring) Primary(h uint64) int {
+	if len(p.toks) == 0 {
+		return -1
+	}
+	return int(p.owner[p.first(int64(h))])
+}
+
 // Points returns every token as a point, sorted by position (the uint64
 // bits of the token, so token 0 comes first and −1 last), with 64 bits.
 func (p *Ring) Points() ([]profile.Point, int) {

@@ -347,7 +347,7 @@ func TestPointsAndRanges(t *testing.T) {
 		t.Fatalf("Points: %d points, %d bits", len(pts), b)
 	}
 	// -100's bits are the largest: it sorts last.
-	want := []profile.Point{{0, 1}, {100, 0}, {200, 2}, {pos(-100), 0}}
+	want := []profile.Point{{Pos: 0, Server: 1}, {Pos: 100, Server: 0}, {Pos: 200, Server: 2}, {Pos: pos(-100), Server: 0}}
 	if !slices.Equal(pts, want) {
 		t.Errorf("Points = %v, want %v", pts, want)
 	}
