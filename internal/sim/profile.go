@@ -51,7 +51,7 @@ func Opt(p Param) Param {
 
 // Kind returns the registry entry of the profile.
 func (p Profile) Kind() Kind {
-	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic,
+	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, profile: &p,
 		cost: cost{keyBytes: func(RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }},
 		position: func(spec RuleSpec) func([]byte) uint32 {
 			r, err := p.New(spec)
@@ -61,7 +61,7 @@ func (p Profile) Kind() Kind {
 			return func(b []byte) uint32 { return scaleTo32(r.Hash(b), p.Bits) }
 		},
 		build: func(spec RuleSpec, e *env) (placer, error) {
-			r, err := p.New(spec.Effective())
+			r, err := p.New(withDefaults(p.Params, spec))
 			if err != nil {
 				return nil, fmt.Errorf("rule %s: %w", p.Name, err)
 			}

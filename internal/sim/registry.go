@@ -93,6 +93,8 @@ type Kind struct {
 	position func(spec RuleSpec) func(key []byte) uint32
 	// build returns the rule's placer for a validated spec.
 	build func(spec RuleSpec, e *env) (placer, error)
+	// profile is the production profile the kind runs, or nil.
+	profile *Profile
 }
 
 // Theory names a closed form of a rule's behaviour that sweeps draw.
@@ -200,6 +202,7 @@ var Kinds = []Kind{
 			keyBytes: func(RuleSpec, int64, bool) int64 { return 12 }},
 		position: func(RuleSpec) func([]byte) uint32 { return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 } },
 		build:    func(s RuleSpec, e *env) (placer, error) { return checked(newSlots(s, e)) }},
+	cassandraProfile.Kind(),
 }
 
 // DefaultRules are the rules of a scenario that names none.
@@ -250,13 +253,19 @@ func (s RuleSpec) Effective() RuleSpec {
 	if k == nil {
 		return s
 	}
-	for _, p := range k.Params {
+	s = withDefaults(k.Params, s)
+	for _, p := range k.Fixed {
+		p.set(&s, p.Default)
+	}
+	return s
+}
+
+// withDefaults sets every unset parameter of params to its default.
+func withDefaults(params []Param, s RuleSpec) RuleSpec {
+	for _, p := range params {
 		if p.get(s) == "" && p.Default != "" {
 			p.set(&s, p.Default)
 		}
-	}
-	for _, p := range k.Fixed {
-		p.set(&s, p.Default)
 	}
 	return s
 }

@@ -1,0 +1,63 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/profile"
+)
+
+// TestProfilesThroughTheReplay checks the generic placer: for every
+// production profile in the registry, every key's preference list in a
+// replay with adds, removes, failures, recoveries and weight changes is
+// exactly what the profile's own package gives for the same servers in
+// join order. internal/conformance checks each package against the real
+// product; this closes the chain from the product to ringreport's output.
+func TestProfilesThroughTheReplay(t *testing.T) {
+	for _, k := range Kinds {
+		if k.profile == nil {
+			continue
+		}
+		t.Run(k.Name, func(t *testing.T) {
+			s := &Scenario{Name: "p", Title: "p", Seed: 5, Keys: KeySpec{List: append(sequentialKeys(600), "", "{user1}.x", "日本語", "🎉")},
+				Nodes: []NodeSpec{{Name: "10.0.0.1:11211", Weight: 2}, {Name: "10.0.0.2:11211", Weight: 1}, {Name: "10.0.0.3:11212", Weight: 3}, {Name: "10.0.0.4:11211", Weight: 1}},
+				Rules: []RuleSpec{{Kind: k.Name, Label: k.Name}}, Replicas: 2,
+				Steps: []Step{add("10.0.0.5:11211"), fail("10.0.0.2:11211"), recover_("10.0.0.2:11211"),
+					{Op: OpWeight, Nodes: []NodeSpec{{Name: "10.0.0.3:11212", Weight: 1}}}, remove("10.0.0.1:11211")}}
+			res := mustReplay(t, s)
+			rule, err := k.profile.New(withDefaults(k.Params, s.Rules[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var prev profile.Placement
+			for i := range res.Timeline.States {
+				st := &res.Timeline.States[i]
+				var servers []profile.Server
+				for _, m := range st.Members {
+					servers = append(servers, profile.Server{Name: res.Timeline.Nodes[m.ID], Weight: max(m.Weight, 1), Down: m.Failed})
+				}
+				pl, err := rule.Build(servers, prev)
+				if err != nil {
+					t.Fatalf("step %d: %v", i, err)
+				}
+				prev = pl
+				e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+				got := replayTo(res.Rules[0].Spec, e, res.Timeline, i)
+				bad := 0
+				for key := range res.Keys.Len() {
+					want := pl.Owners(rule.Hash(res.Keys.AppendName(nil, key)), st.Replicas, nil)
+					var have []int
+					for r := range got {
+						if got[r][key] != NoNode {
+							have = append(have, slices.IndexFunc(st.Members, func(m Member) bool { return m.ID == got[r][key] }))
+						}
+					}
+					if !slices.Equal(have, want) && bad < 3 {
+						bad++
+						t.Errorf("step %d key %q: replay %v, package %v", i, res.Keys.Name(key), have, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,28 @@
+package sim
+
+import (
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/profile"
+	"github.com/ringreport/ringreport/internal/profile/cassandra"
+)
+
+// cassandraProfile is Apache Cassandra's Murmur3Partitioner with random
+// tokens and SimpleStrategy (internal/profile/cassandra). The scenario's
+// replicas are the replication factor.
+var cassandraProfile = Profile{
+	Name: "cassandra",
+	Doc:  "Apache Cassandra 4.0–5.0: Murmur3Partitioner tokens (MurmurHash3 x64 with Java's sign-extended tail), num_tokens seeded random tokens per node, SimpleStrategy replicas.",
+	Params: []Param{
+		Opt(Param{Name: "num_tokens", Type: ParamInt, Min: 1, Max: 1 << 16, Default: strconv.Itoa(cassandra.DefaultNumTokens),
+			Doc: "Tokens per node of weight 1 (cassandra.yaml num_tokens); a node of weight w draws w × num_tokens.", One: "token per node", Many: "tokens per node"}),
+		Opt(Param{Name: "token_seed", Type: ParamInt, Min: 0, Max: 1<<31 - 1, Default: "0",
+			Doc: "Seeds each node's token draw (Cassandra's own draw cannot be reproduced); a node's tokens do not change when others join.", Prefix: "token seed "}),
+	},
+	Bits: 64,
+	New: func(spec RuleSpec) (profile.Rule, error) {
+		n, _ := strconv.Atoi(spec.Opts["num_tokens"])
+		seed, _ := strconv.ParseUint(spec.Opts["token_seed"], 10, 64)
+		return cassandra.New(cassandra.Options{NumTokens: n, Seed: seed})
+	},
+}
