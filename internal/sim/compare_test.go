@@ -10,7 +10,7 @@ func TestMigrations(t *testing.T) {
 		Nodes: names("a", "b", "c", "d"),
 		Rules: []RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "ketama", Label: "ketama"},
 			{Kind: "ring", Label: "ring copy"}, {Kind: "modulo", Label: "modulo"}},
-		Steps: []Step{add("e"), fail("b"), recover_("b"), remove("a"), {Op: OpWeight, Nodes: []NodeSpec{{Name: "c", Weight: 3}}}},
+		Steps:      []Step{add("e"), fail("b"), recover_("b"), remove("a"), {Op: OpWeight, Nodes: []NodeSpec{{Name: "c", Weight: 3}}}},
 		Migrations: []Migration{{"ring", "ketama"}, {"ring", "ring copy"}, {"ketama", "modulo"}}}
 	res := mustReplay(t, s)
 	if len(res.Migrations) != 3 {
