@@ -40,6 +40,7 @@ var renderable = []target{
 	{"report", false, "the Markdown report (report.md; its figures are separate files)"},
 	{"data", false, "every metric per step and rule, and the sweep (data.json)"},
 	{"csv", false, "one row per step and rule (steps.csv)"},
+	{"owners", false, "every key's position and preference list per rule at -step n, default the last (CSV)"},
 }
 
 // renderFlags are render's flags and arguments.
@@ -150,7 +151,7 @@ func (f *renderFlags) check(pos []string) error {
 	switch {
 	case r.perStep && f.step < 0:
 		return fmt.Errorf("%s needs -step n (0 is the starting cluster)", f.what)
-	case !r.perStep && f.step >= 0:
+	case !r.perStep && f.step >= 0 && f.what != "owners":
 		return fmt.Errorf("-step does not apply to %s, which covers every step", f.what)
 	case f.what == "strips" && f.step == 0:
 		return errors.New("strips show what changed at a step; step 0 has none: use -step 1 or later")
@@ -215,6 +216,12 @@ func (f *renderFlags) render() (out []byte, err error) {
 		return report.JSONStudy(res, st)
 	case "csv":
 		return report.CSV(res)
+	case "owners":
+		step := f.step
+		if step < 0 {
+			step = len(res.Timeline.States) - 1
+		}
+		return report.OwnersCSV(res, step)
 	}
 	if st != nil {
 		return f.sweepFigure(st)

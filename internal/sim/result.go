@@ -254,3 +254,26 @@ func (r *Result) Arcs(rule, step int) []Arc {
 	}
 	return ringArcs(sr.Points, func(id NodeID) bool { return live[id] })
 }
+
+// EachOwner replays rule up to step afresh and calls f for every key, in
+// canonical order, with its position and preference list there, exactly
+// as the probe table reports a probe: the bulk form of probes, for
+// comparing a prediction with production key by key.
+func (r *Result) EachOwner(rule, step int, f func(key string, pos uint64, owners []NodeID)) error {
+	e := &env{keys: r.Keys, nodes: r.Timeline.Nodes}
+	p, err := newPlacer(r.Rules[rule].Spec, e)
+	if err != nil {
+		return err
+	}
+	for i := 0; i <= step; i++ {
+		p.update(&r.Timeline.States[i])
+	}
+	rep := r.Timeline.States[step].Replicas
+	var buf []byte
+	for i := range r.Keys.Len() {
+		buf = r.Keys.AppendName(buf[:0], i)
+		pos, owners := p.probe(string(buf), rep)
+		f(string(buf), pos, owners)
+	}
+	return nil
+}

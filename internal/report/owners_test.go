@@ -1,0 +1,71 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// TestOwnersCSVMatchesProbes checks the bulk owners file against the
+// probe table, which the replay computes on its own path: for every key
+// that is also a probe, at every step, every rule's position and
+// preference list must be the probe's.
+func TestOwnersCSVMatchesProbes(t *testing.T) {
+	keys := []string{"=cmd|' /C calc'!A0", "user:1", "user:2", "{tag}x", "日本"}
+	s := &sim.Scenario{Name: "o", Title: "o", Seed: 2, Keys: sim.KeySpec{List: keys},
+		Nodes:    []sim.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}, {Name: "c", Weight: 2}},
+		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "slots", Label: "slots"}, {Kind: "cassandra", Label: "cassandra"}},
+		Replicas: 2, Probes: keys,
+		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "d", Weight: 1}}}, {Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "a"}}}}}
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := range res.Timeline.States {
+		out, err := OwnersCSV(res, step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(out)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != len(keys)+1 {
+			t.Fatalf("step %d: %d rows, want %d", step, len(rows), len(keys)+1)
+		}
+		for _, row := range rows[1:] {
+			key := strings.TrimPrefix(row[0], "'")
+			p := indexOf(keys, key)
+			if p < 0 {
+				t.Fatalf("unknown key %q", row[0])
+			}
+			for r := range res.Rules {
+				pr := res.Rules[r].Steps[step].Probes[p]
+				var names []string
+				for _, o := range pr.Owners {
+					names = append(names, res.Timeline.Nodes[o])
+				}
+				if row[1+2*r] != strconv.FormatUint(pr.Position, 10) || row[2+2*r] != strings.Join(names, " ") {
+					t.Errorf("step %d key %q rule %d: csv %q %q, probe %d %v", step, key, r, row[1+2*r], row[2+2*r], pr.Position, names)
+				}
+			}
+		}
+	}
+	out, _ := OwnersCSV(res, 0)
+	if !bytes.Contains(out, []byte("\n'=cmd|' /C calc'!A0,")) {
+		t.Errorf("a key that starts with = is not neutralised:\n%s", out)
+	}
+}
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
