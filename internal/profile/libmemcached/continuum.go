@@ -133,8 +133,10 @@ type placement struct {
 }
 
 // Owners is dispatch_host for r = 1: the first point ≥ h, wrapping to the
-// first point. For r > 1 it adds the NUMBER_OF_REPLICAS successors of the
-// primary in list order, skipping Down servers.
+// first point. For r > 1 it adds the r−1 servers after the primary in list
+// order, where MEMCACHED_BEHAVIOR_NUMBER_OF_REPLICAS = r−1 writes a key's
+// copies (storage.cc) and reads fall back (get.cc); a Down one among them
+// holds no copy and is left out, so fewer than r come back.
 func (p *placement) Owners(h uint64, r int, dst []int) []int {
 	if r <= 0 || len(p.vals) == 0 {
 		return dst
@@ -154,11 +156,9 @@ func (p *placement) Owners(h uint64, r int, dst []int) []int {
 	first := p.idx[lo]
 	dst = append(dst, int(first))
 	n := len(p.order)
-	for step := 1; step < n && r > 1; step++ {
-		s := p.order[(int(p.pos[first])+step)%n]
-		if !p.down[s] {
+	for step := 1; step < min(r, n); step++ {
+		if s := p.order[(int(p.pos[first])+step)%n]; !p.down[s] {
 			dst = append(dst, int(s))
-			r--
 		}
 	}
 	return dst

@@ -18,10 +18,11 @@
 // is rebuilt over the live servers only, their count and total weight
 // counting live servers, so with unequal weights every live server's point
 // count can change. Without auto-eject libmemcached keeps routing to a
-// failed server and its keys fail; that is not modelled. Owners' order for
-// r > 1 is MEMCACHED_BEHAVIOR_NUMBER_OF_REPLICAS': the primary, then the
-// servers after it in the server list (sorted when sort_hosts is on),
-// wrapping, Down ones skipped (libmemcached sends to them and fails).
+// failed server and its keys fail; that is not modelled. Owners for r > 1
+// follows MEMCACHED_BEHAVIOR_NUMBER_OF_REPLICAS = r−1: the primary, then
+// the r−1 servers after it in the server list (sorted when sort_hosts is
+// on), wrapping; a Down one among them gets no copy (libmemcached's write
+// to it fails) and is left out rather than replaced.
 //
 // Platform: amd64, where char is signed (one-at-a-time and the FNV hashes
 // sign-extend bytes ≥ 0x80) and gcc contracts no float arithmetic; an arm64
@@ -83,7 +84,8 @@ type Options struct {
 	// weights above 1 switch it to the weighted continuum) or "spy"
 	// (KETAMA_WEIGHTED, then DISTRIBUTION = CONSISTENT_KETAMA_SPY, as
 	// libmemcached's own test does: the weighted continuum over
-	// "/host:port-k").
+	// "/host:port-k"). DISTRIBUTION = CONSISTENT_WEIGHTED alone is weighted
+	// with hash one-at-a-time (it leaves the key hash alone).
 	Mode string `yaml:"mode"`
 	// Hash is the key hash, MEMCACHED_BEHAVIOR_HASH set after the mode:
 	// one of one-at-a-time, md5, crc, fnv1-64, fnv1a-64, fnv1-32, fnv1a-32,

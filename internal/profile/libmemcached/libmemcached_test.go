@@ -320,23 +320,27 @@ func TestDownRebuild(t *testing.T) {
 	}
 }
 
-// TestReplicaOrder: NUMBER_OF_REPLICAS' successors in list order, Down
-// servers skipped, sorted order with sort_hosts.
+// TestReplicaOrder: NUMBER_OF_REPLICAS' window of list successors, a
+// Down one left out, sorted order with sort_hosts.
 func TestReplicaOrder(t *testing.T) {
 	servers := []profile.Server{{Name: "d", Weight: 1}, {Name: "a", Weight: 1}, {Name: "c", Weight: 1, Down: true}, {Name: "b", Weight: 1}}
 	r, p := build(t, Options{}, servers)
 	rs, ps := build(t, Options{SortHosts: true}, servers)
 	for i := range 500 {
 		k := []byte(fmt.Sprint("key", i))
-		o := p.Owners(r.Hash(k), 4, nil)
-		next := map[int][]int{0: {0, 1, 3}, 1: {1, 3, 0}, 3: {3, 0, 1}}[o[0]]
+		o := p.Owners(r.Hash(k), 3, nil)
+		// list d(0) a(1) c(2, down) b(3): windows of 3 from the primary
+		next := map[int][]int{0: {0, 1}, 1: {1, 3}, 3: {3, 0, 1}}[o[0]]
 		if fmt.Sprint(o) != fmt.Sprint(next) {
 			t.Fatalf("list order: %s → %v, want %v", k, o, next)
 		}
+		if o = p.Owners(r.Hash(k), 9, o[:0]); len(o) != 3 {
+			t.Fatalf("r = 9 over 3 live servers: %v", o)
+		}
 		o = ps.Owners(rs.Hash(k), 2, o[:0])
 		// sorted: a(1) b(3) c(2, down) d(0)
-		if want := map[int]int{1: 3, 3: 0, 0: 1}[o[0]]; len(o) != 2 || o[1] != want {
-			t.Fatalf("sorted order: %s → %v, want second %d", k, o, want)
+		if want := map[int][]int{1: {1, 3}, 3: {3}, 0: {0, 1}}[o[0]]; fmt.Sprint(o) != fmt.Sprint(want) {
+			t.Fatalf("sorted order: %s → %v, want %v", k, o, want)
 		}
 	}
 }
