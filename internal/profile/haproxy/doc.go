@@ -1,19 +1,24 @@
 // Package haproxy reproduces HAProxy's "hash-type consistent" server choice
 // (src/lb_chash.c, the request hashes of src/backend.c and src/hash.c,
-// full_hash of include/haproxy/intops.h, the automatic server ids of
-// src/cfgparse.c), bit for bit, for HAProxy 2.x — checked against Debian's
-// 2.6.12 — and for the 3.x branches from their source. Version "3.0"–"3.2"
-// is the key calculation those branches were released with: commit
-// faa8c3e02 (3.0-dev7) hashed the default "hash-key id" twice, so a node
-// key is full_hash(full_hash(id) + i) instead of full_hash(id × 4096 + i).
-// Commit 03e9a5a1 ("BUG/MAJOR: lb-chash: fix key calculation when using
-// default hash-key id", 2025-10-16) restores the 2.x keys; its first tag is
-// v3.3-dev10, so 3.3.0 and every later release have it. It was to be
-// backported to the 3.0, 3.1 and 3.2 stable branches, whose tags are not in
-// the haproxy/haproxy repository: 3.0.12 and 3.2.6 do not carry it (their
-// full upstream change lists, as packaged on 2025-10-21, lack it), and the
-// first point release of each branch that does could not be confirmed
-// here; for such a release use Version "3.3", whose keys are the fixed ones.
+// full_hash of include/haproxy/intops.h, the "hash-type" parser of
+// src/cfgparse-listen.c, the automatic server ids of src/cfgparse.c), bit
+// for bit, for HAProxy 2.x — checked against Debian's 2.6.12 — and for the
+// 3.x releases from their source. Only the default "hash-key id" differs
+// between versions: commit faa8c3e02 (3.0-dev7) hashed the id twice, so a
+// node key became full_hash(full_hash(id) + i) instead of
+// full_hash(id × 4096 + i), and commit 03e9a5a1 ("BUG/MAJOR: lb-chash: fix
+// key calculation when using default hash-key id", 2025-10-16) restored
+// the 2.x keys. Its first tag is v3.3-dev10, so 3.3.0 and every later
+// release have it. The stable branches got it as a backport: 3.0.12, 3.1.9
+// and 3.2.6 (all of 2025-10-03) lack it — their upstream change lists end
+// without it — and haproxy.org's 3.0 snapshot change log of 2025-10-17
+// lists it as queued after 3.0.12, so 3.0.13 (2025-12-17) is the first
+// fixed 3.0 release. 3.1.10 (2025-11-07) and 3.2.7 (2025-10-23) are the
+// first releases of their branches after the fix; that they carry it is
+// inferred from HAProxy backporting to newer branches before older ones,
+// not read from their tags, which the haproxy/haproxy repository lacks.
+// Version "3.0", "3.1" or "3.2" names a branch as released, with the
+// doubled key; a point release such as "3.2.7" picks the side of the fix.
 //
 // Membership maps onto HAProxy as a backend's "server" lines in order.
 // Each server's numeric id is its ID, or HAProxy's automatic one (PUIDs),

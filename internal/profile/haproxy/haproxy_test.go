@@ -158,7 +158,7 @@ func TestBalanceHashMaxconnVTC(t *testing.T) {
 	for _, c := range []struct {
 		version string
 		first   int
-	}{{"2", 0}, {"3.0", 1}, {"3.1", 1}, {"3.2", 1}, {"3.3", 0}, {"3.4", 0}} {
+	}{{"2", 0}, {"3.0", 1}, {"3.1", 1}, {"3.2", 1}, {"3.2.6", 1}, {"3.2.7", 0}, {"3.0.13", 0}, {"3.3", 0}, {"3.4", 0}} {
 		r, p := mustBuild(t, Options{Version: c.version}, autoServers(1, 1))
 		got := p.Owners(r.Hash([]byte("/test-url")), 2, nil)
 		if want := []int{c.first, 1 - c.first}; !slices.Equal(got, want) {
@@ -305,8 +305,10 @@ func TestOptionErrors(t *testing.T) {
 		want string
 	}{
 		{Options{HashFunction: "sbdm"}, `hash_function "sbdm" is not one of sdbm, djb2, wt6, crc32`},
-		{Options{Version: "1.8"}, `version "1.8" is not one of 2, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5`},
-		{Options{Version: "3.2.7"}, `version "3.2.7" is not one of`},
+		{Options{Version: "1.8"}, `version "1.8" is not one of 2, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, or a point release such as 2.6.12 or 3.2.7`},
+		{Options{Version: "3.6"}, `version "3.6" is not one of`},
+		{Options{Version: "3.2.7.1"}, `version "3.2.7.1" is not one of`},
+		{Options{Version: "v3.2"}, `version "v3.2" is not one of`},
 		{Options{Version: "3"}, `version "3" is not one of`},
 		{Options{Version: "2.10"}, `version "2.10" is not one of`},
 		{Options{Version: "3.03"}, `version "3.03" is not one of`},
@@ -320,9 +322,15 @@ func TestOptionErrors(t *testing.T) {
 			t.Errorf("New(%+v) = %v, want an error containing %q", c.o, err, c.want)
 		}
 	}
-	for _, v := range []string{"2", "2.0", "2.6", "2.9", "3.0", "3.1", "3.2", "3.3", "3.4", "3.5"} {
-		if _, err := New(Options{Version: v}); err != nil {
-			t.Errorf("version %q: %v", v, err)
+	for v, want := range map[string]branch{
+		"2": branch2, "2.0": branch2, "2.6": branch2, "2.6.12": branch2, "2.9": branch2,
+		"3.0": branchBug, "3.0.0": branchBug, "3.0.12": branchBug, "3.0.13": branchFixed, "3.0.27": branchFixed,
+		"3.1": branchBug, "3.1.9": branchBug, "3.1.10": branchFixed,
+		"3.2": branchBug, "3.2.6": branchBug, "3.2.7": branchFixed, "3.2.19": branchFixed,
+		"3.3": branchFixed, "3.3.0": branchFixed, "3.4": branchID32, "3.4.2": branchID32, "3.5": branchID32,
+	} {
+		if got, err := parseVersion(v); err != nil || got != want {
+			t.Errorf("version %q: branch %d, %v; want %d", v, got, err, want)
 		}
 	}
 }

@@ -10,11 +10,13 @@ import (
 // "hash-type consistent". The zero value is a backend that says only
 // "hash-type consistent" on HAProxy 2.x: sdbm, avalanche, hash-key id.
 type Options struct {
-	// Version is the HAProxy branch whose node keys to reproduce:
-	// "2" (any 2.x up to 2.9, the default; "2.0" … "2.9" are accepted as
-	// the same), "3.0", "3.1" or "3.2" (the branches released with the
-	// doubled hash-key id key, see the package doc), or "3.3", "3.4",
-	// "3.5" (fixed). Only hash-key id differs between branches.
+	// Version is the HAProxy release whose node keys to reproduce: "2"
+	// (any 2.x up to 2.9, the default; "2.6", "2.6.12" … say the same),
+	// "3.0", "3.1" or "3.2" (those branches as released, with the doubled
+	// hash-key id key), "3.3", "3.4", "3.5" (fixed), or a point release
+	// such as "3.2.7": 3.0.13, 3.1.10 and 3.2.7 are the first point
+	// releases of their branches with the fix (see the package doc). Only
+	// hash-key id differs between versions, and hash-key id32 needs 3.4.
 	Version string `yaml:"version,omitempty" json:"version,omitempty"`
 	// HashKey is the servers' "hash-key": "id" (the default: the server's
 	// numeric id), "addr" (its IP address), "addr-port" (address and
@@ -70,32 +72,47 @@ type branch int
 
 const (
 	branch2     branch = iota // 2.x: id key puid × 4096, no addr keys
-	branchBug                 // 3.0–3.2: id key full_hash(puid)
-	branchFixed               // 3.3: id key puid × 4096 again
+	branchBug                 // 3.0–3.2 as released: id key full_hash(puid)
+	branchFixed               // 3.3, and 3.0–3.2 from their fixed point releases: puid × 4096 again
 	branchID32                // 3.4 on: adds hash-key id32
 )
 
 // versionList is the accepted spelling of Version, for error messages.
-const versionList = "2, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5"
+const versionList = "2, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, or a point release such as 2.6.12 or 3.2.7"
 
-// parseVersion maps a Version onto its branch.
+// firstFixed is, for each branch released with the doubled hash-key id
+// key, its first point release carrying 03e9a5a1 (see the package doc).
+var firstFixed = map[int]int{0: 13, 1: 10, 2: 7}
+
+// parseVersion maps a Version onto its branch: "2", "2.N" or "2.N.P" for
+// N ≤ 9, "3.N" for N ≤ 5, or "3.N.P".
 func parseVersion(v string) (branch, error) {
-	major, minor, hasMinor := strings.Cut(v, ".")
-	m, err := strconv.Atoi(minor)
-	if hasMinor && (err != nil || minor != strconv.Itoa(m)) {
-		m = -1
+	parts := strings.Split(v, ".")
+	nums := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || p != strconv.Itoa(n) || n < 0 || len(parts) > 3 {
+			return 0, fmt.Errorf("version %q is not one of %s", v, versionList)
+		}
+		nums[i] = n
 	}
 	switch {
-	case major == "2" && (!hasMinor || m >= 0 && m <= 9):
+	case nums[0] == 2 && (len(nums) == 1 || nums[1] <= 9):
 		return branch2, nil
-	case major == "3" && hasMinor && m >= 0 && m <= 2:
-		return branchBug, nil
-	case major == "3" && hasMinor && m == 3:
-		return branchFixed, nil
-	case major == "3" && hasMinor && m >= 4 && m <= 5:
+	case nums[0] == 3 && len(nums) >= 2 && nums[1] <= 5:
+		minor := nums[1]
+		if fixed, ok := firstFixed[minor]; ok {
+			if len(nums) == 3 && nums[2] >= fixed {
+				return branchFixed, nil
+			}
+			return branchBug, nil
+		}
+		if minor == 3 {
+			return branchFixed, nil
+		}
 		return branchID32, nil
 	}
-	return 0, fmt.Errorf("version %q is not one of %s (a branch, not a point release: see the package doc for which 3.0–3.2 point releases carry the hash-key id fix)", v, versionList)
+	return 0, fmt.Errorf("version %q is not one of %s", v, versionList)
 }
 
 // hashFunctions are the accepted HashFunction values.
