@@ -207,6 +207,11 @@ func TestConformance(t *testing.T) {
 	t.Cleanup(client.CloseIdleConnections)
 	base := fmt.Sprintf("http://127.0.0.1:%d", front)
 	keys := testKeys()
+	shortest, longest := len(keys[0]), 0
+	for _, k := range keys {
+		shortest, longest = min(shortest, len(k)), max(longest, len(k))
+	}
+	t.Logf("%d keys of %d to %d bytes", len(keys), shortest, longest)
 	for _, c := range cs {
 		checkCase(t, client, base, c, keys)
 	}

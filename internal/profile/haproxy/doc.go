@@ -9,11 +9,11 @@
 // full_hash(id × 4096 + i), and commit 03e9a5a1 ("BUG/MAJOR: lb-chash: fix
 // key calculation when using default hash-key id", 2025-10-16) restored
 // the 2.x keys. Its first tag is v3.3-dev10, so 3.3.0 and every later
-// release have it. The stable branches got it as a backport: 3.0.12, 3.1.9
-// and 3.2.6 (all of 2025-10-03) lack it — their upstream change lists end
-// without it — and haproxy.org's 3.0 snapshot change log of 2025-10-17
-// lists it as queued after 3.0.12, so 3.0.13 (2025-12-17) is the first
-// fixed 3.0 release. 3.1.10 (2025-11-07) and 3.2.7 (2025-10-23) are the
+// release have it. The stable branches got it as a backport: 3.0.12 and
+// 3.2.6 lack it (their upstream change lists, as packaged, end without
+// it), 3.1.9 came out with them on 2025-10-03, before the fix, and
+// haproxy.org's 3.0 snapshot change log of 2025-10-17 lists it as queued
+// after 3.0.12, so 3.0.13 (2025-12-17) is the first fixed 3.0 release. 3.1.10 (2025-11-07) and 3.2.7 (2025-10-23) are the
 // first releases of their branches after the fix; that they carry it is
 // inferred from HAProxy backporting to newer branches before older ones,
 // not read from their tags, which the haproxy/haproxy repository lacks.

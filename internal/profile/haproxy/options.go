@@ -43,18 +43,20 @@ func (o Options) Effective() Options {
 	if o.HashKey == "" {
 		o.HashKey = "id"
 	}
-	if o.Avalanche == nil {
-		aval := o.HashFunction == ""
-		o.Avalanche = &aval
+	aval := o.HashFunction == ""
+	if o.Avalanche != nil {
+		aval = *o.Avalanche
 	}
+	o.Avalanche = &aval // a copy: the result shares nothing with o
 	if o.HashFunction == "" {
 		o.HashFunction = "sdbm"
 	}
 	return o
 }
 
-// Directive returns the "hash-type" line HAProxy needs for o, e.g.
-// "hash-type consistent djb2 avalanche".
+// Directive returns the backend's "hash-type" line for o, e.g. "hash-type
+// consistent djb2 avalanche" (HashKey goes on each "server" line as
+// "hash-key", from 3.0 on).
 func (o Options) Directive() string {
 	e := o.Effective()
 	if o.HashFunction == "" && *e.Avalanche {
