@@ -83,10 +83,19 @@ type definition struct {
 // name or one of the mappings), one "rule-<name>" per kind, and one per
 // parameter that several kinds share, named after the parameter.
 func ruleDefinitions() []definition {
-	uses := map[string]int{}
+	// A parameter is shared when several kinds declare it alike; a kind
+	// whose parameter of the same name differs (libmemcached's hash) has
+	// its own inline.
+	uses, first := map[string]int{}, map[string]string{}
 	for _, k := range sim.Kinds {
 		for _, p := range k.Params {
-			uses[p.Name]++
+			sig := paramSignature(p)
+			if _, ok := first[p.Name]; !ok {
+				first[p.Name] = sig
+			}
+			if first[p.Name] == sig {
+				uses[p.Name]++
+			}
 		}
 	}
 	var names []string
@@ -102,7 +111,7 @@ func ruleDefinitions() []definition {
 		}
 		props := obj{{"rule", obj{spelling, {"description", k.Doc}}}, {"label", ref("label")}}
 		for _, p := range k.Params {
-			if uses[p.Name] < 2 {
+			if uses[p.Name] < 2 || first[p.Name] != paramSignature(p) {
 				props = append(props, kv{p.Name, paramSchema(p)})
 				continue
 			}
@@ -121,6 +130,11 @@ func ruleDefinitions() []definition {
 		{"description", "A placement rule: a bare name for its defaults, or a mapping with rule, an optional label and the rule's parameters."},
 		{"anyOf", anyOf}}}
 	return append(append(shared, rule), defs...)
+}
+
+// paramSignature is what makes two declarations of a parameter alike.
+func paramSignature(p sim.Param) string {
+	return fmt.Sprintf("%d %d %d %q %q %q", p.Type, p.Min, p.Max, p.Values, p.Default, p.Doc)
 }
 
 func ref(name string) obj { return obj{{"$ref", "#/definitions/" + name}} }
@@ -144,6 +158,8 @@ func paramSchema(p sim.Param) obj {
 		o = obj{{"type", "boolean"}}
 	case sim.ParamEnum:
 		o = obj{{"type", "string"}, {"enum", p.Values}}
+	case sim.ParamString:
+		o = obj{{"type", "string"}}
 	}
 	o = append(o, kv{"description", doc})
 	if p.Default != "" && p.Type != sim.ParamEnum && p.Type != sim.ParamBool {

@@ -192,6 +192,13 @@ func (p *parser) paramValue(n *yaml.Node, param sim.Param, ctx string) (string, 
 		return strconv.FormatBool(b), true
 	}
 	s, ok := p.str(n, what)
+	if ok && param.Type == sim.ParamString {
+		if err := param.Check(s); err != nil {
+			p.errorf(n, "%s: %v", what, err)
+			return "", false
+		}
+		return s, true
+	}
 	if ok && !slices.Contains(param.Values, s) {
 		p.errorf(n, "%sunknown %s %q%s; want one of %s", ctx, param.Name, clip(s), didYouMean(s, param.Values), strings.Join(param.Values, ", "))
 		return "", false

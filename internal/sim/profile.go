@@ -32,6 +32,9 @@ type Profile struct {
 	// KeyBytes is the profile's own memory per key, for the estimate,
 	// beside the 8 bytes of its key position.
 	KeyBytes int64
+	// Effective, when not nil, fills in the defaults that depend on other
+	// parameters (the product's own Options.Effective), for reports.
+	Effective func(spec RuleSpec) RuleSpec
 }
 
 // Opt declares a parameter stored in RuleSpec.Opts.
@@ -51,7 +54,7 @@ func Opt(p Param) Param {
 
 // Kind returns the registry entry of the profile.
 func (p Profile) Kind() Kind {
-	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, profile: &p,
+	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, profile: &p, effective: p.Effective,
 		cost: cost{keyBytes: func(RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }},
 		position: func(spec RuleSpec) func([]byte) uint32 {
 			r, err := p.New(spec)

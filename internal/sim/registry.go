@@ -21,6 +21,7 @@ const (
 	ParamFloat                  // a finite number greater than 0, at most Max
 	ParamEnum                   // one of Values
 	ParamBool                   // true or false
+	ParamString                 // a string that Check accepts
 )
 
 // Param is one parameter a rule accepts besides rule and label.
@@ -41,6 +42,9 @@ type Param struct {
 	// "1 <One>" or "1,000 <Many>" when One is set, else Prefix+value+Suffix
 	// ("table size 65537", "21 probes").
 	One, Many, Prefix, Suffix string
+	// Check validates a ParamString value: nil, or an error that says what
+	// would be right.
+	Check func(v string) error
 	// get and set read and write the value in a RuleSpec.
 	get func(RuleSpec) string
 	set func(*RuleSpec, string)
@@ -95,6 +99,9 @@ type Kind struct {
 	build func(spec RuleSpec, e *env) (placer, error)
 	// profile is the production profile the kind runs, or nil.
 	profile *Profile
+	// effective, when not nil, fills in the defaults that depend on other
+	// parameters, after every Param.Default is set.
+	effective func(RuleSpec) RuleSpec
 }
 
 // Theory names a closed form of a rule's behaviour that sweeps draw.
@@ -256,6 +263,9 @@ func (s RuleSpec) Effective() RuleSpec {
 	s = withDefaults(k.Params, s)
 	for _, p := range k.Fixed {
 		p.set(&s, p.Default)
+	}
+	if k.effective != nil {
+		s = k.effective(s)
 	}
 	return s
 }

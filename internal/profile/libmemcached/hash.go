@@ -34,6 +34,10 @@ var hashFuncs = map[string]KeyHash{
 	"murmur3":       Murmur3,
 }
 
+// HashNames lists the key hashes a scenario may name, in libhashkit's
+// enum order.
+func HashNames() []string { return append([]string(nil), hashNames...) }
+
 // HashByName returns the libhashkit function a scenario names ("md5",
 // "one-at-a-time", …), or false.
 func HashByName(name string) (KeyHash, bool) {

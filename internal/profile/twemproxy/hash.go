@@ -32,6 +32,12 @@ var hashFuncs = map[string]func([]byte) uint32{
 	"jenkins":       libmemcached.Jenkins,
 }
 
+// HashNames lists the key hashes a pool may name, in nc_hashkit.h's
+// order.
+func HashNames() []string {
+	return []string{"one_at_a_time", "md5", "crc16", "crc32", "crc32a", "fnv1_64", "fnv1a_64", "fnv1_32", "fnv1a_32", "hsieh", "murmur", "jenkins"}
+}
+
 // HashByName returns the twemproxy key hash a pool's `hash` names, or false.
 func HashByName(name string) (func([]byte) uint32, bool) {
 	f, ok := hashFuncs[name]

@@ -1,0 +1,48 @@
+package sim
+
+import (
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/profile"
+	"github.com/ringreport/ringreport/internal/profile/haproxy"
+)
+
+// haproxyProfile is HAProxy's hash-type consistent
+// (internal/profile/haproxy), switched by version.
+var haproxyProfile = Profile{
+	Name: "haproxy",
+	Doc:  "HAProxy hash-type consistent: 16 × weight nodes per server at full_hash(server key + i), the nearer neighbouring node wins; 2.x, 3.0–3.2 as released (hash-key id hashed twice) and 3.3+.",
+	Params: []Param{
+		Opt(Param{Name: "version", Type: ParamString, Default: "2", Check: checkHAProxyVersion,
+			Doc: "The HAProxy release: 2 (any 2.x), 3.0, 3.1, 3.2 (as released), 3.3 and later, or a point release such as 3.2.7.", Prefix: "version "}),
+		Opt(Param{Name: "hash_key", Type: ParamEnum, Values: []string{"id", "addr", "addr-port", "id32"}, Default: "id",
+			Doc: "The servers' hash-key: id (their numeric id), addr or addr-port (from 3.0), id32 (from 3.4).", Prefix: "hash-key "}),
+		Opt(Param{Name: "hash_function", Type: ParamEnum, Values: []string{"sdbm", "djb2", "wt6", "crc32"}, Default: "sdbm",
+			Doc: "The request hash of hash-type consistent <function>.", Prefix: "hash "}),
+		Opt(Param{Name: "avalanche", Type: ParamBool,
+			Doc: "The avalanche modifier; by default on only when hash_function is not given, as HAProxy does.", Prefix: "avalanche "}),
+	},
+	Bits: 32,
+	New:  func(spec RuleSpec) (profile.Rule, error) { return haproxy.New(haproxyOptions(spec)) },
+	Effective: func(spec RuleSpec) RuleSpec {
+		spec.Opts = withOpt(spec.Opts, "avalanche", strconv.FormatBool(*haproxyOptions(spec).Effective().Avalanche))
+		return spec
+	},
+}
+
+// haproxyOptions converts a spec to the package's options. hash_function
+// is passed only when the scenario named it, since naming it changes the
+// avalanche default.
+func haproxyOptions(spec RuleSpec) haproxy.Options {
+	o := haproxy.Options{Version: spec.Opts["version"], HashKey: spec.Opts["hash_key"], HashFunction: spec.Opts["hash_function"]}
+	if v, ok := spec.Opts["avalanche"]; ok {
+		b := v == "true"
+		o.Avalanche = &b
+	}
+	return o
+}
+
+func checkHAProxyVersion(v string) error {
+	_, err := haproxy.New(haproxy.Options{Version: v})
+	return err
+}
