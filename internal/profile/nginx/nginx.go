@@ -20,6 +20,15 @@
 // Owners continues deterministically (see Ring.Fallback, Plain.Fallback).
 // nginx also uses round robin for an empty key, which Owners cannot tell
 // from another key: ringreport places it like any key of the same hash.
+//
+// Under `consistent` a server's points hash its name exactly as written in
+// the server line, split by SplitServer: "10.0.0.1:11211" hashes host
+// "10.0.0.1" and port "11211", "unix:/tmp/sock" host "/tmp/sock" and no
+// port, and a name without a port ("cache1", which nginx connects to on
+// port 80) hashes an empty port, not "80"; "10.0.0.1:011211" is not
+// "10.0.0.1:11211". A ringreport node name that is no valid nginx address
+// ("node-7") is hashed by the same rule, as nginx would hash that text.
+// Plain `hash` ignores names: it uses only the order and the weights.
 package nginx
 
 import (

@@ -527,3 +527,25 @@ func TestOwnersAllocFree(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOwners: one lookup of r = 1 and of r = 3 over 16 servers.
+func BenchmarkOwners(b *testing.B) {
+	s := servers([]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+	s[5].Down = true
+	keys := testKeys(1024)
+	for _, rule := range []profile.Rule{consistentRule{}, plainRule{}} {
+		pl, _ := rule.Build(s, nil)
+		hs := make([]uint64, len(keys))
+		for i, k := range keys {
+			hs[i] = rule.Hash(k)
+		}
+		for _, r := range []int{1, 3} {
+			b.Run(fmt.Sprintf("%T/r%d", rule, r), func(b *testing.B) {
+				dst := make([]int, 0, 4)
+				for i := 0; b.Loop(); i++ {
+					dst = pl.Owners(hs[i&1023], r, dst[:0])
+				}
+			})
+		}
+	}
+}
