@@ -209,6 +209,11 @@ var Kinds = []Kind{
 			keyBytes: func(RuleSpec, int64, bool) int64 { return 12 }},
 		position: func(RuleSpec) func([]byte) uint32 { return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 } },
 		build:    func(s RuleSpec, e *env) (placer, error) { return checked(newSlots(s, e)) }},
+	libmemcachedProfile.Kind(),
+	twemproxyProfile.Kind(),
+	nginxProfile.Kind(),
+	nginxHashProfile.Kind(),
+	haproxyProfile.Kind(),
 	cassandraProfile.Kind(),
 }
 
