@@ -70,7 +70,9 @@ const (
 	Librdkafka Client = "librdkafka"
 	// LibrdkafkaMurmur2 is librdkafka's murmur2_random, the same as Java.
 	LibrdkafkaMurmur2 Client = "librdkafka-murmur2"
-	// LibrdkafkaFNV1a is librdkafka's fnv1a_random: fnv1a(key) % n, unsigned.
+	// LibrdkafkaFNV1a is librdkafka's fnv1a_random: |int32(fnv1a(key))| % n
+	// (src/rdfnv1a.c takes the absolute value to match sarama's default),
+	// the same partitions as Sarama.
 	LibrdkafkaFNV1a Client = "librdkafka-fnv1a"
 	// Sarama is IBM/sarama's default NewHashPartitioner: FNV-1a 32,
 	// int32(h) % n (truncated), negated when negative.
@@ -205,9 +207,10 @@ func (r *Rule) Partition(h uint64, partitions int) int {
 func PartitionFor(c Client, h uint64, partitions int) int {
 	u := uint32(h)
 	switch c {
-	case Librdkafka, SaramaCRC32, LibrdkafkaFNV1a:
+	case Librdkafka, SaramaCRC32:
 		return int(u % uint32(partitions))
-	case Sarama:
+	case Sarama, LibrdkafkaFNV1a:
+		// |int32(u)| % n; for MinInt32 both clients give 2^31 mod n.
 		p := int32(u) % int32(partitions)
 		if p < 0 {
 			p = -p

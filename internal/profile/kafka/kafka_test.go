@@ -65,7 +65,7 @@ func TestPartitionArithmetic(t *testing.T) {
 		{SaramaReference, int(0x7ffffff6 % 7)},
 		{Sarama, 3},                  // −10 % 7 = −3, negated
 		{Librdkafka, 0xfffffff6 % 7}, // unsigned
-		{LibrdkafkaFNV1a, 0xfffffff6 % 7},
+		{LibrdkafkaFNV1a, 3},
 	} {
 		if got := PartitionFor(c.client, h, 7); got != c.want {
 			t.Errorf("%s: partition = %d, want %d", c.client, got, c.want)
@@ -77,6 +77,35 @@ func TestPartitionArithmetic(t *testing.T) {
 	}
 	if got := PartitionFor(Java, 0x80000000, 3); got != 0 {
 		t.Errorf("java MinInt32 → %d, want 0", got)
+	}
+}
+
+// TestLibrdkafkaFNV1aVectors checks unittest_fnv1a of librdkafka's
+// src/rdfnv1a.c (v2.x): rd_fnv1a returns |int32(FNV-1a)|, which is what
+// LibrdkafkaFNV1a's Partition reduces.
+func TestLibrdkafkaFNV1aVectors(t *testing.T) {
+	short, long := "1234", "PreAmbleWillBeRemoved,ThePrePartThatIs"
+	for _, c := range []struct {
+		key  string
+		want int32
+	}{
+		{"kafka", 0xd33c4e1}, {"giberish123456789", 0x77a58295},
+		{short, 0x23bdd03}, {short[1:], 0x2dea3cd2}, {short[2:], 0x740fa83e}, {short[3:], 0x310ca263},
+		{long, 0x65cbd69c}, {long[1:], 0x6e49c79a}, {long[2:], 0x69eed356}, {long[3:], 0x6abcc023},
+		{"", 0x7ee3623b},
+	} {
+		h := int32(FNV1a32([]byte(c.key)))
+		if h < 0 {
+			h = -h
+		}
+		if h != c.want {
+			t.Errorf("rd_fnv1a(%q) = %#x, want %#x", c.key, h, c.want)
+		}
+		for _, n := range []int{1, 7, 100} {
+			if got := PartitionFor(LibrdkafkaFNV1a, uint64(FNV1a32([]byte(c.key))), n); got != int(uint32(h)%uint32(n)) {
+				t.Errorf("fnv1a partition of %q over %d = %d", c.key, n, got)
+			}
+		}
 	}
 }
 
