@@ -21,9 +21,12 @@ func Murmur3(b []byte) uint32 {
 }
 
 // RoutingHash is Elasticsearch's Murmur3HashFunction.hash(String): the key,
-// read as UTF-8 (malformed bytes become U+FFFD, as Go decodes them), is
-// hashed as the little-endian bytes of its UTF-16 code units, the way Java
-// sees the String's chars. Read the result as int32 to compare with Java.
+// read as UTF-8, is hashed as the little-endian bytes of its UTF-16 code
+// units, the way Java sees the String's chars. Read the result as int32 to
+// compare with Java. Keys that are not valid UTF-8 cannot reach
+// Elasticsearch (its routing and ids travel in JSON); here each malformed
+// byte becomes one U+FFFD, as Go decodes it, where Java's decoder would
+// replace a maximal malformed subpart with one U+FFFD.
 func RoutingHash(key []byte) uint32 {
 	var m murmur3
 	var pend uint32 // one code unit waiting for its pair
