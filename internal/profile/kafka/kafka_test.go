@@ -193,6 +193,53 @@ func TestStripedRackAware(t *testing.T) {
 	}
 }
 
+// TestStripedAgainstKafka holds what Kafka's own StripedReplicaPlacer
+// .RackList (apache/kafka trunk of 2024-10, 4.0.0-SNAPSHOT, run once under
+// openjdk-17 with a java.util.Random whose draws are fixed as this package
+// fixes them: start offsets 0, shuffles that keep the order) assigned for
+// these brokers, written "partitions rf id:rack:fenced…" ("-" = no rack).
+// The cases cover racks of unequal size, fenced brokers, a lone unfenced
+// broker, the epoch reset, and rack names that Java orders by UTF-16.
+func TestStripedAgainstKafka(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"13 3 1:-:0 2:-:0 3:-:0 4:-:0 5:-:0",
+			"[1 2 3][2 3 4][3 4 5][4 5 1][5 1 2][1 2 3][2 3 4][3 4 5][4 5 1][5 1 2][1 2 3][2 3 4][3 4 5]"},
+		{"20 3 1:A:0 2:A:0 3:A:0 4:B:0 5:B:0 6:B:0 7:C:0 8:C:0 9:C:0",
+			"[1 4 7][5 8 2][9 3 6][1 4 7][5 8 2][9 3 6][1 4 7][5 8 2][9 3 6][1 4 7][5 8 2][9 3 6][1 4 7][5 8 2][9 3 6][1 4 7][5 8 2][9 3 6][1 4 7][5 8 2]"},
+		{"15 3 1:A:0 2:A:0 3:B:0 4:C:0 5:C:1 6:C:0 7:C:0",
+			"[1 3 4][3 6 2][7 1 3][2 3 4][3 6 1][7 2 3][1 3 4][3 6 2][7 1 3][2 3 4][3 6 1][7 2 3][1 3 4][3 6 2][7 1 3]"},
+		{"10 2 1:-:0 2:-:1 3:-:0 4:-:0",
+			"[1 3][3 4][4 1][1 3][3 4][4 1][1 3][3 4][4 1][1 3]"},
+		{"4 3 1:-:1 2:-:0 3:-:1",
+			"[2 1 3][2 3 1][2 1 3][2 3 1]"},
+		{"11 2 1:-:0 2:-:0 3:x:0 4:x:0 5:é:0 6:😀:0 7:ｚ:0 8:x:1",
+			"[1 3][4 5][5 6][6 7][7 2][1 3][4 5][5 6][6 7][7 2][1 3]"},
+	} {
+		f := strings.Fields(c.spec)
+		var parts, rf int
+		fmt.Sscan(f[0], &parts)
+		fmt.Sscan(f[1], &rf)
+		var bs []broker
+		for _, b := range f[2:] {
+			x := strings.Split(b, ":")
+			var id int
+			fmt.Sscan(x[0], &id)
+			bs = append(bs, broker{id: id, rack: x[1], hasRack: x[1] != "-", fenced: x[2] == "1"})
+		}
+		out, err := placeStriped(bs, nil, parts, rf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got strings.Builder
+		for _, p := range out {
+			fmt.Fprint(&got, p)
+		}
+		if got.String() != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.spec, got.String(), c.want)
+		}
+	}
+}
+
 // TestFencedNeverLeads: a Down broker at creation is fenced under kraft:
 // it gets follower replicas only once the unfenced ones are used up.
 func TestFencedNeverLeads(t *testing.T) {
