@@ -4,15 +4,15 @@
 //
 // Key → shard is bit for bit: the key is the _routing value (or the _id
 // when a document has no routing), Murmur3HashFunction.hash hashes its
-// UTF-16 code units with murmur3_x86_32, seed 0, and IndexRouting
-// .hashToShardId takes floorMod(hash, routing_num_shards) /
+// UTF-16 code units with murmur3_x86_32, seed 0, and IndexRouting.hashToShardId
+// takes floorMod(hash, routing_num_shards) /
 // (routing_num_shards / number_of_shards) (server/.../cluster/routing/
 // IndexRouting.java, Murmur3HashFunction.java; the legacy routing of every
 // released version: the modulo RoutingFunction of the main branch's
 // resharding work is not modelled). routing_num_shards defaults as
 // MetadataCreateIndexService.calculateNumRoutingShards does for indices
-// created on 7.0 or later; split and shrink follow IndexMetadata
-// .getRoutingFactor, selectSplitShard and selectShrinkShards.
+// created on 7.0 or later; split and shrink follow IndexMetadata.getRoutingFactor,
+// selectSplitShard and selectShrinkShards.
 //
 // Shard → nodes is NOT Elasticsearch's: its BalancedShardsAllocator
 // weighs shard counts, disk, write load and allocation deciders, and is no
@@ -77,8 +77,8 @@ func (o Options) Effective() Options {
 	return o
 }
 
-// CalculateNumRoutingShards is MetadataCreateIndexService
-// .calculateNumRoutingShards for indices created on 7.0 or later: the
+// CalculateNumRoutingShards is MetadataCreateIndexService.calculateNumRoutingShards
+// for indices created on 7.0 or later: the
 // largest Shards·2^k ≤ 1024 with k ≥ 1, so every index can split at least
 // once. shards must be 1 to 1024.
 func CalculateNumRoutingShards(shards int) int {

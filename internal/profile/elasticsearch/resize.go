@@ -68,8 +68,7 @@ func shrinkTargets(from int) string {
 // Resize returns the options of the index that a _split or _shrink of an
 // index with options o to to shards creates, after CheckResize: the target
 // keeps the source's routing_num_shards, except that a source of one shard
-// gets the default for to shards (MetadataCreateIndexService
-// .getIndexNumberOfRoutingShards).
+// gets the default for to shards (MetadataCreateIndexService.getIndexNumberOfRoutingShards).
 func Resize(o Options, to int) (Options, error) {
 	o = o.Effective()
 	if err := CheckResize(o.Shards, to, o.RoutingNumShards); err != nil {

@@ -18,15 +18,19 @@
 // without an explicit assignment gets: with Assignment "kraft" (the default;
 // Kafka 3.3+ KRaft and the only mode of Kafka 4) the controller's
 // StripedReplicaPlacer (metadata/.../placement/StripedReplicaPlacer.java);
-// with "zookeeper" (Kafka ≤ 3.x in ZooKeeper mode) AdminUtils
-// .assignReplicasToBrokers (server-common/.../admin/AdminUtils.java), both
+// with "zookeeper" (Kafka ≤ 3.x in ZooKeeper mode) AdminUtils.assignReplicasToBrokers
+// (server-common/.../admin/AdminUtils.java), both
 // rack-aware when any broker has a Rack label. Both draw start offsets and
 // shuffles at random; ringreport fixes every draw: each start offset is 0
 // and each shuffle leaves its list in order, so partition p of a
-// rack-unaware topic has replicas brokers[(p+k) mod n], k < replication
-// factor (kraft), and the ZooKeeper placer runs with fixedStartIndex 0.
-// That is one of the assignments Kafka can produce, not the one a given
-// cluster produced.
+// rack-unaware topic on unfenced brokers has replicas brokers[(p+k) mod n],
+// k < replication factor (kraft), and the ZooKeeper placer runs with
+// fixedStartIndex 0. That is one of the assignments Kafka can produce, not
+// the one a given cluster produced. Partitions added later continue the
+// stripe: kraft after the last partition's leader, as KAFKA-14437's
+// tryGetPrevious*Offset (Kafka trunk after October 2024; before it the
+// start was drawn at random again, which this choice is one outcome of);
+// zookeeper from partition 0's leader, as AdminZkClient.createNewPartitionsAssignment.
 //
 // Membership: the servers are the brokers, in list order; a broker's id is
 // Server.ID, or its 1-based position when ID is 0 (see Build for brokers

@@ -193,8 +193,8 @@ func TestStripedRackAware(t *testing.T) {
 	}
 }
 
-// TestStripedAgainstKafka holds what Kafka's own StripedReplicaPlacer
-// .RackList (apache/kafka trunk of 2024-10, 4.0.0-SNAPSHOT, run once under
+// TestStripedAgainstKafka holds what Kafka's own StripedReplicaPlacer.RackList
+// (apache/kafka trunk of 2024-10, 4.0.0-SNAPSHOT, run once under
 // openjdk-17 with a java.util.Random whose draws are fixed as this package
 // fixes them: start offsets 0, shuffles that keep the order) assigned for
 // these brokers, written "partitions rf id:rack:fenced…" ("-" = no rack).
