@@ -103,8 +103,8 @@ func TestToyRuleEndToEnd(t *testing.T) {
 }
 
 // TestNoRuleNamesOutsideRegistry checks that no non-test Go file outside
-// the registry spells a rule kind as a string literal, so that adding a
-// rule never needs an edit elsewhere. The figure named ring (`render
+// the registry (and the product packages it adapts) spells a rule kind as
+// a string literal, so that adding a rule never needs an edit elsewhere. The figure named ring (`render
 // ring`, the rings of a step) is a figure, not a rule, and is allowed in
 // render.go's figure table only.
 func TestNoRuleNamesOutsideRegistry(t *testing.T) {
@@ -127,7 +127,11 @@ func TestNoRuleNamesOutsideRegistry(t *testing.T) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, path)
-		if rel == "internal/sim/registry.go" || strings.HasPrefix(rel, "internal/sim/rule_") {
+		// The registry declares the names; the product packages speak their
+		// products' own words ("distribution: ketama") and know nothing of
+		// ringreport's rules.
+		if rel == "internal/sim/registry.go" || strings.HasPrefix(rel, "internal/sim/rule_") ||
+			strings.HasPrefix(rel, "internal/profile/") || strings.HasPrefix(rel, "internal/conformance/") {
 			return nil
 		}
 		fset := token.NewFileSet()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,8 +104,10 @@ func ruleDefinitions() []definition {
 	var defs, shared []definition
 	seen := map[string]bool{}
 	for _, k := range sim.Kinds {
-		names = append(names, k.Name)
-		names = append(names, k.Aliases...)
+		if !slices.ContainsFunc(k.Params, func(p sim.Param) bool { return p.Required }) {
+			names = append(names, k.Name)
+			names = append(names, k.Aliases...)
+		}
 		spelling := kv{"const", k.Name}
 		if len(k.Aliases) > 0 {
 			spelling = kv{"enum", append([]string{k.Name}, k.Aliases...)}
@@ -121,8 +124,14 @@ func ruleDefinitions() []definition {
 				shared = append(shared, definition{p.Name, paramSchema(p)})
 			}
 		}
+		required := []string{"rule"}
+		for _, p := range k.Params {
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
 		defs = append(defs, definition{"rule-" + k.Name, obj{
-			{"type", "object"}, {"additionalProperties", false}, {"required", []string{"rule"}}, {"properties", props}}})
+			{"type", "object"}, {"additionalProperties", false}, {"required", required}, {"properties", props}}})
 		anyOf = append(anyOf, ref("rule-"+k.Name))
 	}
 	anyOf[0] = obj{{"type", "string"}, {"enum", names}}

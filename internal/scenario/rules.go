@@ -76,6 +76,9 @@ func (p *parser) rules(n *yaml.Node) []sim.RuleSpec {
 func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
 	if e.Kind == yaml.ScalarNode {
 		kind, ok := p.ruleName(e, ctx)
+		if ok {
+			ok = p.requiredParams(e, sim.KindOf(kind), nil, ctx)
+		}
 		return sim.RuleSpec{Kind: kind, Label: kind}, ok
 	}
 	fs, ok := p.fields(e, ctx+"a rule", "a name such as ring or a mapping such as {rule: ring, vnodes: 40}")
@@ -94,10 +97,27 @@ func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
 	for _, f := range fs {
 		ok = p.ruleParam(&rs, kind, f, ctx) && ok
 	}
+	ok = p.requiredParams(e, kind, fs, ctx) && ok
 	if rs.Label == "" {
 		rs.Label = rs.Kind
 	}
 	return rs, ok
+}
+
+// requiredParams reports each parameter the rule needs and the mapping
+// fs (nil for a bare name) does not give.
+func (p *parser) requiredParams(e *yaml.Node, kind *sim.Kind, fs []field, ctx string) bool {
+	if kind == nil {
+		return true
+	}
+	ok := true
+	for _, param := range kind.Params {
+		if param.Required && !slices.ContainsFunc(fs, func(f field) bool { return f.key.Value == param.Name }) {
+			p.errorf(e, "%srule %s needs %s: %s; write it as {rule: %s, %s: <value>}", ctx, kind.Name, param.Name, strings.TrimSuffix(param.Doc, "."), kind.Name, param.Name)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // ruleName validates a rule's name.
@@ -134,7 +154,14 @@ func (p *parser) ruleParam(rs *sim.RuleSpec, kind *sim.Kind, f field, ctx string
 		rs.Label, ok = p.name(f.val, ctx+"label")
 		return ok
 	case !slices.Contains(ruleMapKeys(), key):
-		p.unknownKey(f.key, ctx, ruleMapKeys())
+		keys := ruleMapKeys()
+		if kind != nil {
+			keys = []string{"rule", "label"}
+			for _, param := range kind.Params {
+				keys = append(keys, param.Name)
+			}
+		}
+		p.unknownKey(f.key, ctx, keys)
 		return false
 	}
 	param := anyParam(key)

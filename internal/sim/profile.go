@@ -93,6 +93,10 @@ type profilePlacer struct {
 	servers []profile.Server
 	ids     []NodeID // server index → node
 	pl      profile.Placement
+	// held is every key's primary at the last step, where a key with no
+	// live replica stays (see assign); stranded counts such keys.
+	held     []NodeID
+	stranded int
 }
 
 func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
@@ -118,19 +122,63 @@ func (pp *profilePlacer) update(st *State) []string {
 	}
 	pl, err := pp.rule.Build(pp.servers, pp.pl)
 	if err != nil {
-		pp.pl = nil
-		return []string{fmt.Sprintf("%s: %s; no key has an owner at this step", pp.p.Name, strings.TrimSuffix(err.Error(), "."))}
+		return []string{fmt.Sprintf("%s: %s; the placement stays as it was", pp.p.Name, strings.TrimSuffix(err.Error(), "."))}
 	}
 	pp.pl = pl
+	pp.stranded = pp.hold()
+	if pp.stranded > 0 {
+		return []string{fmt.Sprintf("%s: %d keys have no live replica (every node that holds them is failed or gone); they stay on the node that held them, unavailable, and are not counted as moved",
+			pp.p.Name, pp.stranded)}
+	}
 	return nil
 }
 
+// hold brings every key's held primary to the current placement — its
+// owner, or where it was when the product finds no live server for it —
+// and returns how many keys have none. It runs at every update, so that
+// a replay that assigns only at its last step (replayTo) holds the same.
+func (pp *profilePlacer) hold() int {
+	if pp.held == nil {
+		pp.held = make([]NodeID, len(pp.hash))
+		for i := range pp.held {
+			pp.held[i] = NoNode
+		}
+	}
+	n := 0
+	var buf []int
+	for i, h := range pp.hash {
+		if buf = pp.pl.Owners(h, 1, buf[:0]); len(buf) == 0 {
+			n++
+		} else {
+			pp.held[i] = pp.ids[buf[0]]
+		}
+	}
+	return n
+}
+
+// checkStart builds the starting cluster once, to refuse what the product
+// refuses.
+func (pp *profilePlacer) checkStart(st *State) error {
+	pp.update(st)
+	if pp.pl == nil {
+		_, err := pp.rule.Build(pp.servers, nil)
+		return err
+	}
+	stranded := pp.stranded
+	pp.pl, pp.held = nil, nil
+	if stranded > 0 {
+		return fmt.Errorf("%d keys have no live server to start with", stranded)
+	}
+	return nil
+}
+
+// assign writes the product's owners. A key the product finds no live
+// server for (a Kafka partition whose replicas are all down, a Cassandra
+// range whose replicas are) stays on the node that held it at the last
+// step: its data has not moved, it is only unavailable, as update notes.
 func (pp *profilePlacer) assign(lists [][]NodeID) {
 	for _, l := range lists {
 		fill(l, NoNode)
-	}
-	if pp.pl == nil {
-		return
 	}
 	owners := make([]int, 0, len(lists))
 	for i, h := range pp.hash {
@@ -138,14 +186,14 @@ func (pp *profilePlacer) assign(lists [][]NodeID) {
 		for r, o := range owners {
 			lists[r][i] = pp.ids[o]
 		}
+		if len(owners) == 0 {
+			lists[0][i] = pp.held[i]
+		}
 	}
 }
 
 func (pp *profilePlacer) probe(key string, r int) (uint64, []NodeID) {
 	h := pp.rule.Hash([]byte(key))
-	if pp.pl == nil {
-		return h, nil
-	}
 	var out []NodeID
 	for _, o := range pp.pl.Owners(h, r, nil) {
 		out = append(out, pp.ids[o])
@@ -156,9 +204,6 @@ func (pp *profilePlacer) probe(key string, r int) (uint64, []NodeID) {
 // geometry samples the owners around the circle, and gives a continuum's
 // points scaled to it.
 func (pp *profilePlacer) geometry() ([]Arc, []Point) {
-	if pp.pl == nil {
-		return []Arc{{Start: 0, Node: NoNode}}, nil
-	}
 	var buf []int
 	arcs := sampledArcs(WheelSamples, func(p uint32) NodeID {
 		buf = pp.pl.Owners(unscale(p, pp.p.Bits), 1, buf[:0])

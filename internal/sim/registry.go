@@ -16,12 +16,12 @@ type ParamType uint8
 
 // The parameter types.
 const (
-	ParamInt   ParamType = iota // a whole number from Min to Max
-	ParamPrime                  // a prime number from Min to Max
-	ParamFloat                  // a finite number greater than 0, at most Max
-	ParamEnum                   // one of Values
-	ParamBool                   // true or false
-	ParamString                 // a string that Check accepts
+	ParamInt    ParamType = iota // a whole number from Min to Max
+	ParamPrime                   // a prime number from Min to Max
+	ParamFloat                   // a finite number greater than 0, at most Max
+	ParamEnum                    // one of Values
+	ParamBool                    // true or false
+	ParamString                  // a string that Check accepts
 )
 
 // Param is one parameter a rule accepts besides rule and label.
@@ -38,6 +38,8 @@ type Param struct {
 	// Default is the value a rule that names none runs with, as a
 	// scenario would write it, or "" when it has none.
 	Default string
+	// Required says a scenario must give the parameter.
+	Required bool
 	// Words describe a value in the report's parameter column: a count
 	// "1 <One>" or "1,000 <Many>" when One is set, else Prefix+value+Suffix
 	// ("table size 65537", "21 probes").
@@ -215,6 +217,8 @@ var Kinds = []Kind{
 	nginxHashProfile.Kind(),
 	haproxyProfile.Kind(),
 	cassandraProfile.Kind(),
+	kafkaProfile.Kind(),
+	elasticsearchProfile.Kind(),
 }
 
 // DefaultRules are the rules of a scenario that names none.

@@ -79,6 +79,11 @@ func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, err
 	if err != nil {
 		return RuleResult{}, err
 	}
+	if c, ok := p.(startChecker); ok {
+		if err := c.checkStart(&res.Timeline.States[0]); err != nil {
+			return RuleResult{}, fmt.Errorf("rule %s: the starting cluster: %w", spec.Label, err)
+		}
+	}
 	rr := RuleResult{Spec: spec, Steps: make([]StepResult, len(res.Timeline.States))}
 	recompute := func(step int) [][]NodeID { return replayTo(spec, e, res.Timeline, step) }
 	if opts.full {
@@ -87,6 +92,14 @@ func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, err
 		replayFast(res, p, rr.Steps, recompute, opts.counts)
 	}
 	return rr, nil
+}
+
+// A startChecker can refuse the starting cluster, as a product refuses a
+// configuration (a Kafka topic's replication factor above its brokers), so
+// that the replay fails with the product's reason instead of placing
+// nothing.
+type startChecker interface {
+	checkStart(st *State) error
 }
 
 // A deltaPlacer can also place a step incrementally. After update, delta
