@@ -28,4 +28,20 @@
 // the primary. There are no device classes, upmaps, pg_temp, primary
 // affinity or choose_args (balancer weight sets) in the model: a cluster
 // using them places some PGs elsewhere.
+//
+// Bit-exactness and crush_ln's tables. The hashes, PG arithmetic, straw2
+// and the rule are Ceph's: with Ceph's own crush_ln tables (NewLnTable)
+// every mapping the conformance test compares agrees with crushtool and
+// osdmaptool. The tables this package ships are generated from their
+// definitions, as Ceph's are LGPL data it must not copy, and Ceph's do not
+// all follow those definitions: RH equals ⌈2^48/(1+k/128)⌉ throughout and
+// LH equals ⌊2^48·log2(1+k/128)⌋ but for LH[128] (Ceph: 2^48 − 2^32), while
+// of LL's 256 entries only 21 equal ⌊2^48·log2(1+j/2^15)⌋, 212 exceed it
+// by 5493489663.5 ± 0.5 and 23 differ irregularly. crush_ln therefore
+// differs from Ceph's for 63,501 of its 65,536 inputs, by less than 2^29
+// in 2^48. A straw2 choice flips only when two draws are that close: with
+// equal weights (a common offset cancels) no mapping of 100,000 differed;
+// with unequal weights about 1 in 10,000 CRUSH inputs maps differently
+// (9 of 100,000 in the conformance test), so with 128 PGs a step places
+// one PG differently from Ceph about once in 80 steps.
 package ceph

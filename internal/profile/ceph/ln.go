@@ -40,7 +40,7 @@ type lnTables struct {
 // with exact integer and 320-bit arithmetic, once per process. Ceph
 // 16.2.15's own RH table equals them, and its LH table too but for its
 // last entry; its LL table does not follow its definition (the package
-// doc says how that shows).
+// doc says by how much, and what that does to placement).
 var GeneratedLn = sync.OnceValue(func() *LnTable {
 	return newLnTable(genTables())
 })
