@@ -236,12 +236,7 @@ func TestObjects(t *testing.T) {
 			want[k] = acting[shipped.Seed(uint64(ceph.StrHash([]byte(key))))]
 		}
 		agreement(t, label+": objects", want, func(ln *ceph.LnTable, k int) []int32 {
-			p := pick(shipped, product, ln)
-			var osds []int32
-			for _, s := range p.Owners(uint64(ceph.StrHash([]byte(ks[k]))), 3, nil) {
-				osds = append(osds, int32(p.OSD(s)))
-			}
-			return osds
+			return ownerOSDs(pick(shipped, product, ln), ks[k])
 		})
 		if i == 0 || i == len(steps)-1 {
 			checkObjects(t, osdmaptool, om, out, shipped, ks)
@@ -323,6 +318,16 @@ func sameSet(x, y []int32) bool {
 	return slices.Equal(a, b)
 }
 
+// ownerOSDs returns the OSD ids of an object's owners for a pool of size
+// 3: StrHash (what Rule.Hash returns), then Owners.
+func ownerOSDs(p *ceph.Placement, name string) []int32 {
+	osds := []int32{}
+	for _, s := range p.Owners(uint64(ceph.StrHash([]byte(name))), 3, nil) {
+		osds = append(osds, int32(p.OSD(s)))
+	}
+	return osds
+}
+
 // pick returns the placement computed with ln: the product's tables or
 // the shipped ones.
 func pick(shipped, product *ceph.Placement, ln *ceph.LnTable) *ceph.Placement {
@@ -344,12 +349,8 @@ func checkObjects(t *testing.T, osdmaptool, om string, out int, p *ceph.Placemen
 	pgs, acting := mapObjects(t, osdmaptool, om, out, names)
 	bad := 0
 	for i, name := range names {
-		h := uint64(ceph.StrHash([]byte(name)))
-		pg := ceph.FormatPG(p.PG(h))
-		var osds []int32
-		for _, s := range p.Owners(h, 3, nil) {
-			osds = append(osds, int32(p.OSD(s)))
-		}
+		pg := ceph.FormatPG(p.PG(uint64(ceph.StrHash([]byte(name)))))
+		osds := ownerOSDs(p, name)
 		if pg != pgs[i] || !eq(osds, acting[i]) {
 			bad++
 			if bad <= 5 {
@@ -358,4 +359,35 @@ func checkObjects(t *testing.T, osdmaptool, om string, out int, p *ceph.Placemen
 		}
 	}
 	t.Logf("osdmaptool --test-map-object: %d/%d names agree on PG and acting set", len(names)-bad, len(names))
+}
+
+// TestPGPNum: pool 1 with pg_num 128 but pgp_num 64, so that PGs 1.x and
+// 1.(x+64) share a placement seed; every PG and every name against
+// osdmaptool.
+func TestPGPNum(t *testing.T) {
+	crushtool, osdmaptool := tools(t)
+	dir := t.TempDir()
+	om := newOSDMap(t, osdmaptool, dir, 2, 1)
+	o := ceph.Options{PGPNum: 64}
+	ss := storyServers()
+	shipped, product := build(t, o, nil, ss, nil), build(t, o, productLn(t), ss, nil)
+	bin := compile(t, crushtool, dir, "pgp", shipped.CrushText())
+	lab.Run(t, osdmaptool, om, "--import-crush", bin)
+	acting := pgDump(t, osdmaptool, om, ceph.DefaultPGNum, -1)
+	agreement(t, "pgp_num 64: PGs", acting, func(ln *ceph.LnTable, seed int) []int32 {
+		return pick(shipped, product, ln).Acting(seed, 3, nil)
+	})
+	for seed := range 64 {
+		if !eq(acting[seed], acting[seed+64]) {
+			t.Errorf("PGs 1.%x and 1.%x differ (%v, %v) with pgp_num 64", seed, seed+64, acting[seed], acting[seed+64])
+		}
+	}
+	ks := keys()
+	want := make([][]int32, len(ks))
+	for k, key := range ks {
+		want[k] = acting[shipped.Seed(uint64(ceph.StrHash([]byte(key))))]
+	}
+	agreement(t, "pgp_num 64: objects", want, func(ln *ceph.LnTable, k int) []int32 {
+		return ownerOSDs(pick(shipped, product, ln), ks[k])
+	})
 }

@@ -158,12 +158,9 @@ func (h *hierarchy) place(s profile.Server, id int32) error {
 		return fmt.Errorf("failure_domain zone, but server %q has no zone label", s.Name)
 	}
 	parentKey := "root"
-	for _, lv := range []struct {
-		k   [2]string
-		typ int32
-	}{{zone, TypeZone}, {rack, TypeRack}} {
-		if lv.k[0] != "" {
-			parentKey = lv.k[0]
+	for _, k := range [][2]string{zone, rack} {
+		if k[0] != "" {
+			parentKey = k[0]
 		}
 	}
 	if prevParent, seen := h.hostOf[host[0]]; seen && prevParent != parentKey {

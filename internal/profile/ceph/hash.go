@@ -57,26 +57,24 @@ func mix(a, b, c uint32) (uint32, uint32, uint32) {
 // seed, hash(stable_mod(ps, pgp_num), pool).
 func Hash32x2(a, b uint32) uint32 {
 	h := hashSeed ^ a ^ b
-	x, y := hashX, hashY
 	a, b, h = mix(a, b, h)
-	x, a, h = mix(x, a, h)
-	_, _, h = mix(b, y, h)
-	_ = x
+	_, _, h = mix(hashX, a, h)
+	_, _, h = mix(b, hashY, h)
 	return h
 }
 
 // Hash32x3 is CRUSH's three-input rjenkins1 hash (crush_hash32_3 with
 // CRUSH_HASH_RJENKINS1). A straw2 bucket draws each item's straw from
-// hash(x, item id, r).
+// hash(x, item id, r). As in Hash32x2, each mix rewrites the words it is
+// given and the later mixes read the rewritten ones.
 func Hash32x3(a, b, c uint32) uint32 {
 	h := hashSeed ^ a ^ b ^ c
 	x, y := hashX, hashY
 	a, b, h = mix(a, b, h)
 	c, x, h = mix(c, x, h)
-	y, a, h = mix(y, a, h)
-	b, x, h = mix(b, x, h)
+	y, _, h = mix(y, a, h)
+	_, _, h = mix(b, x, h)
 	_, _, h = mix(y, c, h)
-	_, _ = a, b
 	return h
 }
 
