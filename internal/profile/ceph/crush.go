@@ -196,7 +196,10 @@ func (m *Map) chooseLeafReps(take int32, leafType int32, x uint32, numrep int, r
 		o, l = make([]int32, numrep), make([]int32, numrep)
 	}
 	c := chooser{m: m, ln: m.draws(), w: reweight, x: x, reps: reps}
-	c.firstN(root, numrep, leafType, o, 0, numrep, ChooseTotalTries+1, ChooseleafDescendOnce, true, l, 0)
+	// choose_total_tries + 1 descents per replica; chooseleaf_descend_once
+	// gives the nested leaf search a single attempt.
+	const leafTries = 1
+	c.firstN(root, numrep, leafType, o, 0, numrep, ChooseTotalTries+1, leafTries, true, l, 0)
 	return reps
 }
 

@@ -16,8 +16,8 @@
 // the crush_ln tables are generated from their definitions (ln.go).
 //
 // Membership: each server is one OSD ("osd.N" fixes its id N; other names
-// get the lowest free id), in a host named by the part of its name before
-// a '/', or in a host of its own; Zone and Rack labels place the host in a
+// get the lowest free id; Server.ID is not used), in a host named by the
+// part of its name before a '/', or in a host of its own; Zone and Rack labels place the host in a
 // root "default" → zone → rack → host tree (build.go says how bucket ids
 // are given). A server's Weight times weight_unit is its CRUSH weight, in
 // 16.16 fixed point (weight 1 = 1.0 by default); buckets weigh the sum of
