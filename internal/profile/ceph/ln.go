@@ -41,7 +41,10 @@ type lnTables struct {
 // 16.2.15's own RH table equals them, and its LH table too but for its
 // last entry; its LL table does not follow its definition (the package
 // doc says by how much, and what that does to placement).
-var GeneratedLn = sync.OnceValue(func() *LnTable {
+func GeneratedLn() *LnTable { return generatedLn() }
+
+// generatedLn computes GeneratedLn's table on first use.
+var generatedLn = sync.OnceValue(func() *LnTable {
 	return newLnTable(genTables())
 })
 
