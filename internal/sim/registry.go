@@ -219,6 +219,7 @@ var Kinds = []Kind{
 	cassandraProfile.Kind(),
 	kafkaProfile.Kind(),
 	elasticsearchProfile.Kind(),
+	cephProfile.Kind(),
 }
 
 // DefaultRules are the rules of a scenario that names none.

@@ -140,12 +140,13 @@ func TestLnTables(t *testing.T) {
 	if rhlh[0] != 1<<48 || rhlh[1] != 0 || rhlh[256] != 1<<47 || rhlh[257] != 1<<48 {
 		t.Errorf("table ends: %#x %#x … %#x %#x", rhlh[0], rhlh[1], rhlh[256], rhlh[257])
 	}
-	if Ln(0xffff) != 1<<48 || Ln(0) != 0 || Ln(1) != 1<<44 {
-		t.Errorf("Ln(0xffff) = %#x, Ln(0) = %#x, Ln(1) = %#x", Ln(0xffff), Ln(0), Ln(1))
+	gen := GeneratedLn()
+	if gen.Ln(0xffff) != 1<<48 || gen.Ln(0) != 0 || gen.Ln(1) != 1<<44 {
+		t.Errorf("gen.Ln(0xffff) = %#x, gen.Ln(0) = %#x, gen.Ln(1) = %#x", gen.Ln(0xffff), gen.Ln(0), gen.Ln(1))
 	}
 	prev := uint64(0)
 	for u := range uint32(1 << 16) {
-		l := Ln(u)
+		l := gen.Ln(u)
 		if l < prev {
 			t.Fatalf("Ln(%d) = %d < Ln(%d) = %d", u, l, u-1, prev)
 		}
@@ -154,6 +155,40 @@ func TestLnTables(t *testing.T) {
 		}
 		prev = l
 	}
+}
+
+// TestCephLnData checks the embedded copy of Ceph's tables against the
+// generated ones: RH equal everywhere, LH equal but for its last entry
+// (Ceph holds 2^48 − 2^32), LL mostly above its definition, as the
+// package doc describes.
+func TestCephLnData(t *testing.T) {
+	crh, cll := CephLn().Tables()
+	grh, gll := GeneratedLn().Tables()
+	for k := range 129 {
+		if crh[2*k] != grh[2*k] {
+			t.Errorf("RH[%d]: Ceph %#x, generated %#x", k, crh[2*k], grh[2*k])
+		}
+		if want := grh[2*k+1]; k < 128 && crh[2*k+1] != want {
+			t.Errorf("LH[%d]: Ceph %#x, generated %#x", k, crh[2*k+1], want)
+		}
+	}
+	if crh[257] != 1<<48-1<<32 {
+		t.Errorf("LH[128] = %#x, want 2^48 − 2^32", crh[257])
+	}
+	same := 0
+	for j := range 256 {
+		same += b2i(cll[j] == gll[j])
+	}
+	if same != 21 {
+		t.Errorf("%d LL entries equal their definition; the package doc says 21", same)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestLnTablesPinned pins the generated tables: their SHA-256, over the

@@ -85,7 +85,7 @@ type Map struct {
 	Buckets []*Bucket
 	// MaxDevices is one more than the highest device id the map may hold.
 	MaxDevices int32
-	// Ln is the crush_ln the straw2 draws use; nil means GeneratedLn().
+	// Ln is the crush_ln the straw2 draws use; nil means CephLn().
 	Ln *LnTable
 }
 
@@ -94,7 +94,7 @@ func (m *Map) draws() *[1 << 16]int64 {
 	if m.Ln != nil {
 		return &m.Ln.draws
 	}
-	return &GeneratedLn().draws
+	return &CephLn().draws
 }
 
 // bucket returns the bucket of a negative id, or nil.

@@ -13,7 +13,8 @@
 // (raw_pg_to_pg, raw_pg_to_pps), src/crush/hash.c (rjenkins1) and
 // src/crush/mapper.c (crush_ln, bucket_straw2_choose, is_out,
 // crush_choose_firstn, crush_do_rule), implemented from their behaviour;
-// the crush_ln tables are generated from their definitions (ln.go).
+// crush_ln's tables are Ceph's own, as data (crush_ln_table.txt, under
+// Ceph's LGPL 2.1 as its header says; cephln.go reads it).
 //
 // Membership: each server is one OSD ("osd.N" fixes its id N; other names
 // get the lowest free id; Server.ID is not used), in a host named by the
@@ -30,18 +31,15 @@
 // using them places some PGs elsewhere.
 //
 // Bit-exactness and crush_ln's tables. The hashes, PG arithmetic, straw2
-// and the rule are Ceph's: with Ceph's own crush_ln tables (NewLnTable)
-// every mapping the conformance test compares agrees with crushtool and
-// osdmaptool. The tables this package ships are generated from their
-// definitions, as Ceph's are LGPL data it must not copy, and Ceph's do not
-// all follow those definitions: RH equals ⌈2^48/(1+k/128)⌉ throughout and
-// LH equals ⌊2^48·log2(1+k/128)⌋ but for LH[128] (Ceph: 2^48 − 2^32), while
-// of LL's 256 entries only 21 equal ⌊2^48·log2(1+j/2^15)⌋, 212 exceed it
-// by 5493489663.5 ± 0.5 and 23 differ irregularly. crush_ln therefore
-// differs from Ceph's for 63,501 of its 65,536 inputs, by less than 2^29
-// in 2^48. A straw2 choice flips only when two draws are that close: with
-// equal weights (a common offset cancels) no mapping of 100,000 differed;
-// with unequal weights about 1 in 10,000 CRUSH inputs maps differently
-// (9 of 100,000 in the conformance test), so with 128 PGs a step places
-// one PG differently from Ceph about once in 80 steps.
+// and the rule are Ceph's, and so are the tables New uses (CephLn): every
+// mapping the conformance test compares agrees with crushtool and
+// osdmaptool. The tables cannot be generated instead (GeneratedLn computes
+// them from their definitions, for comparison): RH equals ⌈2^48/(1+k/128)⌉
+// throughout and LH equals ⌊2^48·log2(1+k/128)⌋ but for LH[128] (Ceph:
+// 2^48 − 2^32), while of LL's 256 entries only 21 equal
+// ⌊2^48·log2(1+j/2^15)⌋, 212 exceed it by 5493489663.5 ± 0.5 and 23 differ
+// irregularly. Over the generated tables crush_ln differs from Ceph's for
+// 63,501 of its 65,536 inputs, by less than 2^29 in 2^48: with unequal
+// weights about 1 in 10,000 CRUSH inputs would map differently (9 of
+// 100,000 in the conformance test).
 package ceph

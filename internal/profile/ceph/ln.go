@@ -161,5 +161,5 @@ func (t *lnTables) ln(u uint32) uint64 {
 	return e<<44 + (t.lh[k]+t.ll[j])>>4
 }
 
-// Ln is crush_ln(u & 0xffff) over the generated tables.
-func Ln(u uint32) uint64 { return GeneratedLn().Ln(u) }
+// Ln is crush_ln(u & 0xffff) over Ceph's own tables (CephLn).
+func Ln(u uint32) uint64 { return CephLn().Ln(u) }

@@ -97,8 +97,8 @@ type Rule struct {
 	ln *LnTable
 }
 
-// New validates o and returns the rule, with crush_ln over the generated
-// tables.
+// New validates o and returns the rule, with crush_ln over Ceph's own
+// tables (CephLn).
 func New(o Options) (profile.Rule, error) {
 	r, err := NewWithLn(o, nil)
 	if err != nil {
@@ -107,8 +107,9 @@ func New(o Options) (profile.Rule, error) {
 	return r, nil
 }
 
-// NewWithLn is New with another crush_ln (nil: GeneratedLn()), such as
-// one over the tables of an installed Ceph, for comparing the two.
+// NewWithLn is New with another crush_ln (nil: CephLn()), such as the
+// generated one or one over the tables of an installed Ceph, for
+// comparing them.
 func NewWithLn(o Options, ln *LnTable) (*Rule, error) {
 	e := o.Effective()
 	if err := e.validate(); err != nil {
