@@ -58,7 +58,7 @@ var fullWant = &sim.Scenario{
 		{Kind: "maglev", Label: "maglev", M: 65537, Hash: "xxhash64"},
 		{Kind: "bounded", Label: "bounded", Epsilon: 0.25, VNodes: 40},
 		{Kind: "multiprobe", Label: "multiprobe", Probes: 21, Hash: "crc32"},
-		{Kind: "ketama", Label: "ketama"},
+		{Kind: "libketama", Label: "ketama"},
 	},
 	Replicas: 2,
 	Probes:   []string{"user:42", "key-7", "42"},

@@ -79,7 +79,7 @@ func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
 		if ok {
 			ok = p.requiredParams(e, sim.KindOf(kind), nil, ctx)
 		}
-		return sim.RuleSpec{Kind: kind, Label: kind}, ok
+		return sim.RuleSpec{Kind: kind, Label: e.Value}, ok
 	}
 	fs, ok := p.fields(e, ctx+"a rule", "a name such as ring or a mapping such as {rule: ring, vnodes: 40}")
 	if !ok {
@@ -87,19 +87,21 @@ func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
 	}
 	var rs sim.RuleSpec
 	var kind *sim.Kind
+	var typed string // the rule's name as written, an alias or not
 	i := slices.IndexFunc(fs, func(f field) bool { return f.key.Value == "rule" })
 	if i < 0 {
 		p.errorf(e, "%sa rule mapping needs rule: <name>, such as {rule: ring, vnodes: 40}", ctx)
 		ok = false
 	} else if rs.Kind, ok = p.ruleName(fs[i].val, ctx); ok {
 		kind = sim.KindOf(rs.Kind)
+		typed = fs[i].val.Value
 	}
 	for _, f := range fs {
 		ok = p.ruleParam(&rs, kind, f, ctx) && ok
 	}
 	ok = p.requiredParams(e, kind, fs, ctx) && ok
 	if rs.Label == "" {
-		rs.Label = rs.Kind
+		rs.Label = typed
 	}
 	return rs, ok
 }

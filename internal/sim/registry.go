@@ -201,7 +201,7 @@ var Kinds = []Kind{
 		Params: []Param{paramVNodes.withDefault(strconv.Itoa(DefaultVNodes)), paramEpsilon, paramHash},
 		cost:   cost{table: vnodeTable, points: true, stepPoints: true},
 		build:  func(s RuleSpec, e *env) (placer, error) { return checked(newBounded(s, e)) }},
-	{Name: "ketama", Doc: "libketama's continuum, as memcached clients use it: MD5, 160 points per server, weighted.",
+	{Name: "libketama", Aliases: []string{"ketama"}, Doc: "libketama's continuum (RJ/ketama): MD5 of the node name as written, 160 points per server of average weight in libketama's single precision; libmemcached's differs (see libmemcached).",
 		Fixed: []Param{ownHash("md5")}, FixedPoints: ketamaHashes * 4, Theory: RingTheory,
 		cost:  cost{table: func(_ RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, points: true, stepPoints: true},
 		build: func(s RuleSpec, e *env) (placer, error) { return checked(newKetama(s, e)) }},

@@ -423,7 +423,7 @@ func fixedPoints(rules []sim.RuleSpec) string {
 	var parts []string
 	for _, r := range rules {
 		if k := sim.KindOf(r.Kind); k.FixedPoints != 0 && k.Theory == sim.RingTheory {
-			p := fmt.Sprintf("%s has v = %d", r.Kind, k.FixedPoints)
+			p := fmt.Sprintf("%s has v = %d", r.Label, k.FixedPoints)
 			if !slices.Contains(parts, p) {
 				parts = append(parts, p)
 			}

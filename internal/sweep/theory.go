@@ -85,7 +85,7 @@ func (res *Result) ringCurve(r int, spec sim.RuleSpec) (Curve, bool) {
 	}
 	c := Curve{Name: spec.Kind + " theory with key noise", Formula: "√((n−1)/(n·v+1) + (n−1)/K)", Rules: []string{spec.Label}}
 	if kind.FixedPoints != 0 {
-		c.Name = fmt.Sprintf("%s theory (v = %d) with key noise", spec.Kind, kind.FixedPoints)
+		c.Name = fmt.Sprintf("%s theory (v = %d) with key noise", spec.Label, kind.FixedPoints)
 	}
 	ok := false
 	for i := range res.Runs {
