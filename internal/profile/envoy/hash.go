@@ -18,7 +18,8 @@ const murmurMul = 0xc6a4a7935bd1e995
 // KeyHash returns a key's position as Envoy computes it from a request:
 // xxHash64 with seed 0 of the bytes a hash policy selects (a header value,
 // a cookie, a query parameter or the source address string). It is what
-// both rules' Hash returns.
+// both rules' Hash returns. (A header with several values hashes each in
+// turn, seeding the next with the previous hash; a key here is one value.)
 func KeyHash(key []byte) uint64 { return xxhash.Sum64(key) }
 
 // XXH64 returns xxHash64 of b with the given seed. Envoy hashes ring points

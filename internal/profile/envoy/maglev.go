@@ -217,6 +217,8 @@ type MaglevPlacement struct {
 	panic                  bool
 }
 
+var _ profile.Placement = (*MaglevPlacement)(nil)
+
 // Owners appends up to r distinct servers for position h in Envoy's retry
 // order: attempt 0 is entry h mod m; attempt a ≥ 1 flips the hash, h ^
 // (2⁶⁴ − a) (maglev_lb.cc: hash ^= ~0ULL − attempt + 1), and takes entry

@@ -311,6 +311,8 @@ type RingPlacement struct {
 	panic                bool
 }
 
+var _ profile.Continuum = (*RingPlacement)(nil)
+
 // countAvailable counts the distinct servers the ring can return.
 func (p *RingPlacement) countAvailable(n int) {
 	seen := make([]bool, n)
