@@ -409,7 +409,7 @@ func TestInPanic(t *testing.T) {
 		{6, 3, 50, 140, false}, // 50.0 < 50 is false
 		{6, 2, 50, 140, true},  // health 46, 33.3 % < 50
 		{6, 0, 50, 140, true},
-		{6, 0, 0, 140, false},  // threshold 0: never
+		{6, 0, 0, 140, false},   // threshold 0: never
 		{4, 3, 100, 140, false}, // health min(100, 105) = 100: never
 		{6, 4, 80, 140, true},   // health 93, 66.7 % < 80
 		{6, 5, 80, 140, false},  // health 116 → 100
