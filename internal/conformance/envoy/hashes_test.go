@@ -22,20 +22,21 @@ import (
 const murmurProgram = `#include <bits/hash_bytes.h>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <string>
-#include <vector>
+#include <cstring>
 
+// Reads one hex-encoded key per line of argv[1]; prints one hash per seed.
 int main(int argc, char** argv) {
-  std::ifstream in(argv[1]);
-  std::vector<unsigned long> seeds;
-  for (int i = 2; i < argc; i++) seeds.push_back(std::strtoul(argv[i], nullptr, 0));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::string key;
-    for (size_t i = 0; i + 1 < line.size(); i += 2) key.push_back((char)std::stoi(line.substr(i, 2), nullptr, 16));
-    for (size_t s = 0; s < seeds.size(); s++)
-      std::printf(s ? " %zu" : "%zu", std::_Hash_bytes(key.data(), key.size(), seeds[s]));
+  FILE* in = std::fopen(argv[1], "r");
+  static char line[1 << 16];
+  static char key[1 << 15];
+  while (std::fgets(line, sizeof line, in)) {
+    size_t n = 0;
+    for (char* p = line; p[0] && p[1] && p[0] != '\n'; p += 2) {
+      char hex[3] = {p[0], p[1], 0};
+      key[n++] = (char)std::strtoul(hex, nullptr, 16);
+    }
+    for (int s = 2; s < argc; s++)
+      std::printf(s > 2 ? " %zu" : "%zu", std::_Hash_bytes(key, n, std::strtoul(argv[s], nullptr, 0)));
     std::printf("\n");
   }
 }
@@ -47,22 +48,22 @@ int main(int argc, char** argv) {
 // that only the runtime package libxxhash0 is needed.
 const xxhProgram = `#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <string>
-#include <vector>
 
 extern "C" unsigned long long XXH64(const void* input, size_t length, unsigned long long seed);
 
+// Reads one hex-encoded key per line of argv[1]; prints one hash per seed.
 int main(int argc, char** argv) {
-  std::ifstream in(argv[1]);
-  std::vector<unsigned long long> seeds;
-  for (int i = 2; i < argc; i++) seeds.push_back(std::strtoull(argv[i], nullptr, 0));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::string key;
-    for (size_t i = 0; i + 1 < line.size(); i += 2) key.push_back((char)std::stoi(line.substr(i, 2), nullptr, 16));
-    for (size_t s = 0; s < seeds.size(); s++)
-      std::printf(s ? " %llu" : "%llu", XXH64(key.data(), key.size(), seeds[s]));
+  FILE* in = std::fopen(argv[1], "r");
+  static char line[1 << 16];
+  static char key[1 << 15];
+  while (std::fgets(line, sizeof line, in)) {
+    size_t n = 0;
+    for (char* p = line; p[0] && p[1] && p[0] != '\n'; p += 2) {
+      char hex[3] = {p[0], p[1], 0};
+      key[n++] = (char)std::strtoul(hex, nullptr, 16);
+    }
+    for (int s = 2; s < argc; s++)
+      std::printf(s > 2 ? " %llu" : "%llu", XXH64(key, n, std::strtoull(argv[s], nullptr, 0)));
     std::printf("\n");
   }
 }
@@ -91,7 +92,7 @@ func compileCxx(t *testing.T, name, src string, extra ...string) string {
 	if err := os.WriteFile(cc, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{"-O2", "-std=c++17", "-o", bin, cc}, extra...)
+	args := append([]string{"-O1", "-std=c++17", "-o", bin, cc}, extra...)
 	out, err := exec.Command(gxx, args...).CombinedOutput()
 	if err != nil {
 		if len(extra) > 0 && strings.Contains(string(out), "cannot find") {
@@ -207,4 +208,15 @@ func TestXXH64AgainstLibxxhash(t *testing.T) {
 	reportMismatches(t, "KeyHash vs libxxhash seed 0", keys,
 		func(i int) uint64 { return envoy.KeyHash(keys[i]) },
 		func(i int) uint64 { return rows[i][0] })
+}
+
+// writeFile writes content to name in the test's temporary folder and
+// returns its path.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

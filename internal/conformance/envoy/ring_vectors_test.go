@@ -3,9 +3,10 @@
 // Envoy's unit tests, whose expected rings, tables and lookups are pinned
 // here as vectors (ring_vectors_test.go, maglev_vectors_test.go), and the
 // real hash code Envoy links: libstdc++'s std::_Hash_bytes (murmur_hash_2)
-// and the xxHash library, compiled against with g++ (hashes_test.go).
-// stories_test.go replays membership changes and checks the documented
-// effects.
+// and the xxHash library, compiled against with g++ (hashes_test.go); and
+// Envoy's weight arithmetic replayed in C++ doubles by g++ over random
+// memberships (arith_test.go). stories_test.go replays membership changes
+// and checks the documented effects.
 package envoy_test
 
 import (
