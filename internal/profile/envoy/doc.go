@@ -6,14 +6,16 @@
 // source/extensions/load_balancing_policies/maglev/maglev_lb.cc, both fed as
 // source/common/upstream/thread_aware_lb_impl.cc feeds them; the
 // murmur_hash_2 ring hash is source/common/common/hash.cc (libstdc++'s
-// std::_Hash_bytes). It matches Envoy 1.27 and later (the maglev host sort
-// arrived in v1.27.0; MaglevOptions.Sorted false gives the ≤ 1.26 order)
-// and Envoy's own unit-test expectations at main (see the conformance test).
+// std::_Hash_bytes). It is checked against Envoy's own unit-test
+// expectations on main at the commits internal/conformance/envoy names; the
+// maglev host sort arrived in v1.27.0 (MaglevOptions.Sorted false gives the
+// host-set order of v1.26 and earlier).
 //
 // Membership: servers are one priority's hosts in host-set order, each
-// Name the string Envoy hashes (the address "127.0.0.1:90", the hostname
-// with use_hostname_for_hashing, or the envoy.lb hash_key metadata), Weight
-// the load_balancing_weight. A key's position is xxHash64 seed 0 of the key,
+// Name the string Envoy hashes (the address "127.0.0.1:90" or "[::1]:90",
+// the hostname with use_hostname_for_hashing, or the envoy.lb hash_key
+// metadata; gRPC likewise hashes the hash_key or the first address), Weight
+// the load_balancing_weight (for gRPC, the endpoint weight it is given). A key's position is xxHash64 seed 0 of the key,
 // what an Envoy header, cookie or query-parameter hash policy computes.
 // Envoy rebuilds its ring or table from the healthy hosts only, so a Down
 // server is left out of the rebuild and the others rescale; but when fewer
@@ -34,7 +36,11 @@
 // Not modelled: locality-weighted rings (locality_weighted_lb_config),
 // priorities other than one, degraded and excluded hosts, weighted priority
 // health, bounded load (hash_balance_factor, which depends on live request
-// counts), and hosts with equal hash keys, whose order Envoy's std::sort
-// leaves unspecified (Build refuses duplicate names for Envoy; gRPC merges
-// them, as gRPC does).
+// counts), the host_selection_retry_max_attempts bound on retries, and hosts
+// with equal hash keys, whose order Envoy's std::sort leaves unspecified
+// (Build refuses duplicate names for Envoy; gRPC merges them, as gRPC does).
+// The doubles are evaluated as Envoy's x86-64 build evaluates them, each
+// product rounded before it is added; a build for a CPU with fused
+// multiply-add whose compiler contracts scale·weight into the running sum
+// could move a ring point's carry in rare cases.
 package envoy

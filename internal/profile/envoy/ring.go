@@ -248,7 +248,7 @@ type ringPoint struct {
 // then sorted by hash. Envoy's std::sort leaves equal hashes in an
 // unspecified order; here they keep creation order.
 func buildRing(hw []hostWeight, minW float64, minRing, maxRing uint64, murmur bool) *RingPlacement {
-	p := &RingPlacement{minHashes: 0, maxHashes: 0}
+	p := &RingPlacement{}
 	if len(hw) == 0 {
 		return p
 	}
