@@ -64,8 +64,6 @@ func startNodes(t *testing.T, server, cli string, n int) *cluster {
 // when it exits non-zero).
 func (cl *cluster) run(args ...string) string {
 	cl.t.Helper()
-	t0 := time.Now()
-	defer func() { cl.t.Logf("TIME %v %s", time.Since(t0).Round(time.Millisecond), args[:2]) }()
 	return lab.Run(cl.t, cl.cli, args...)
 }
 
@@ -94,8 +92,6 @@ func (cl *cluster) checkOK(entry *node) (bool, string) {
 func (cl *cluster) settle(entry *node, members []*node) {
 	cl.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
-	t0 := time.Now()
-	defer func() { cl.t.Logf("TIME settle %v", time.Since(t0).Round(time.Millisecond)) }()
 	var last string
 	for time.Now().Before(deadline) {
 		if why := cl.disagreement(members); why != "" {
