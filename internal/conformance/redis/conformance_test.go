@@ -18,8 +18,8 @@ import (
 // story is the membership history the test replays on the cluster and
 // through the profile, step by step.
 type story struct {
-	t    *testing.T
-	cl   *cluster
+	t     *testing.T
+	cl    *cluster
 	keys  [][]byte
 	prev  profile.Placement
 	began time.Time
