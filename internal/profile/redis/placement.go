@@ -145,15 +145,17 @@ func carry(q *Placement, servers []profile.Server) (owner []int32, d delta) {
 	return owner, d
 }
 
-// plan runs the rebalance d calls for when every listed server is up.
-// While one is down redis-cli refuses to add or rebalance: the table stays,
-// the change stays pending, and removing a server that holds slots fails.
+// plan runs the rebalance d calls for when every server, listed or being
+// removed, is up. While one is down redis-cli refuses to add or rebalance:
+// the table stays, the change stays pending, and removing a server that
+// holds slots fails (a down one included: its slots cannot be migrated, and
+// --cluster fix would hand them to randomly chosen masters).
 func (r *rule) plan(p *Placement, d delta) error {
 	wait := d.added || d.reweighted || d.pending
 	if !wait && len(d.removed) == 0 {
 		return nil
 	}
-	for _, s := range p.servers {
+	for _, s := range append(slices.Clone(p.servers), d.removed...) {
 		if s.Down {
 			p.pending = wait
 			return holdsNothing(p.owner, d.removed, s.Name)

@@ -310,6 +310,12 @@ func TestDownDefersChanges(t *testing.T) {
 	if _, err := r.Build(s, q); err == nil || !strings.Contains(err.Error(), `cannot remove "b"`) {
 		t.Errorf("removing b while a is down: err %v", err)
 	}
+	s = srv("a", "b", "c", "d")
+	s[1].Down = true
+	q = build(t, r, s, q)
+	if _, err := r.Build(srv("a", "c", "d"), q); err == nil || !strings.Contains(err.Error(), `cannot remove "b": it holds slot 6827 and master "b" is down`) {
+		t.Errorf("removing b while b is down: err %v", err)
+	}
 }
 
 // TestErrors checks the messages for what redis-cli or this package
