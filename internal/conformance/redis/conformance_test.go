@@ -73,7 +73,7 @@ func TestRedisCluster(t *testing.T) {
 
 	live := []*node{a, c, e, f}
 	for _, n := range append(live, d) {
-		n.c.do(t, "CONFIG", "SET", "cluster-node-timeout", "1000")
+		n.c.do(t, "CONFIG", "SET", "cluster-node-timeout", "2000")
 	}
 	cl.stop(d)
 	cl.waitInfo(live, "fail")
@@ -150,12 +150,12 @@ func (s *story) step(name string, o redis.Options, srv []profile.Server, plan []
 			t.Errorf("%s: slot %d: CLUSTER SLOTS %s, profile %s", name, x, want, got)
 		}
 	}
-	agree := s.routes(name, entry, srv, p)
+	agree := s.routes(name, entry, rule, srv, p)
 	if o.Order != nil {
 		s.defaultOrder(name, o, srv, p)
 	}
-	t.Logf("%-26s at %5.1f s, order %v\n\tslots %d/%d, keys %d/%d, plan %d moves %v, counts %v",
-		name, time.Since(s.began).Seconds(), short(o.Order), same, redis.Slots, agree, len(s.keys), len(plan), plan, p.Counts())
+	t.Logf("%-26s at %5.1f s, order [%s]\n\tslots %d/%d, keys %d/%d, plan %d moves [%s], counts %v",
+		name, time.Since(s.began).Seconds(), s.letters(o.Order), same, redis.Slots, agree, len(s.keys), len(plan), s.planLetters(plan), p.Counts())
 	if same != redis.Slots || agree != len(s.keys) {
 		t.FailNow()
 	}
@@ -188,7 +188,7 @@ func (s *story) defaultOrder(name string, o redis.Options, srv []profile.Server,
 // Redis serves it with Owners(h, 1): the entry itself (a reply), the node a
 // MOVED names, or nowhere (CLUSTERDOWN, or MOVED to a down node). It
 // returns how many keys agree.
-func (s *story) routes(name string, entry *node, srv []profile.Server, p *redis.Placement) int {
+func (s *story) routes(name string, entry *node, rule profile.Rule, srv []profile.Server, p *redis.Placement) int {
 	t := s.t
 	down := make(map[string]bool)
 	for _, v := range srv {
@@ -217,7 +217,7 @@ func (s *story) routes(name string, entry *node, srv []profile.Server, p *redis.
 		case r.Kind == '-':
 			t.Fatalf("%s: GET %q: %s", name, s.keys[i], r.Str)
 		}
-		dst = p.Owners(uint64(redis.KeySlot(s.keys[i])), 1, dst[:0])
+		dst = p.Owners(rule.Hash(s.keys[i]), 1, dst[:0])
 		got := "none"
 		if len(dst) > 0 {
 			got = srv[dst[0]].Name
@@ -231,11 +231,26 @@ func (s *story) routes(name string, entry *node, srv []profile.Server, p *redis.
 	return agree
 }
 
-// short drops the common "127.0.0.1:" from an order for the log.
-func short(order []string) string {
-	out := make([]string, len(order))
-	for i, n := range order {
-		out[i] = strings.TrimPrefix(n, "127.0.0.1:")
+// letters names nodes a, b, c, … in start order, for logs comparable
+// between runs (ports differ).
+func (s *story) letters(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		for k, nd := range s.cl.nodes {
+			if nd.name == n {
+				out[i] = string(rune('a' + k))
+			}
+		}
 	}
-	return fmt.Sprint(out)
+	return strings.Join(out, " ")
+}
+
+// planLetters renders a plan as "b→d 1366, …".
+func (s *story) planLetters(plan []redis.Move) string {
+	out := make([]string, len(plan))
+	for i, m := range plan {
+		out[i] = fmt.Sprintf("%s→%s %d", s.letters([]string{m.From}), s.letters([]string{m.To}), m.Slots)
+	}
+	return strings.Join(out, ", ")
 }

@@ -26,10 +26,14 @@ type Options struct {
 
 	// Order is the node order redis-cli's planner sees at each rebalance:
 	// the entry node (the address given on the command line) first, then
-	// the masters in the order the entry node's CLUSTER NODES lists them.
-	// It decides ties: which receiver gets the rounding leftovers and which
-	// of two equally short receivers is served first, hence which slots it
-	// gets. Redis lists nodes in the iteration order of its node table, a
+	// the other nodes in the order the entry node's CLUSTER NODES lists
+	// them (servers being removed included: they are still masters during
+	// their weight-0 rebalance). It decides ties: the rounding leftovers go
+	// round robin, in this order, to the receivers, and nodes of equal
+	// balance keep this order when redis-cli sorts them (glibc 2.36's qsort
+	// is a stable merge sort), so it says which of two equally short
+	// receivers is served first and which donor gives first, hence which
+	// slots move where. Redis lists nodes in the iteration order of its node table, a
 	// hash table keyed by random 40-hex node ids with a random seed, so the
 	// real order is not reproducible from names and can even change between
 	// steps as that table grows; replay a real cluster by building each

@@ -33,8 +33,8 @@ func (p *Placement) Owners(h uint64, r int, dst []int) []int {
 	return dst
 }
 
-// Owner returns the index of the server the slot is assigned to, whether
-// or not it can serve it now.
+// Owner returns the index of the server the slot (0..16383) is assigned
+// to, whether or not it can serve it now.
 func (p *Placement) Owner(slot int) int { return int(p.owner[slot]) }
 
 // Counts returns how many slots each server holds, in server order.
