@@ -1,0 +1,241 @@
+package redis_test
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ringreport/ringreport/internal/conformance/lab"
+	"github.com/ringreport/ringreport/internal/profile/redis"
+)
+
+// node is one redis-server started by the test.
+type node struct {
+	name string // "127.0.0.1:port", as redis-cli and CLUSTER NODES spell it
+	port int
+	id   string // CLUSTER MYID
+	cmd  *exec.Cmd
+	c    *conn
+}
+
+// cluster is the test's set of nodes and the tools that drive them.
+type cluster struct {
+	t     *testing.T
+	cli   string
+	nodes []*node
+}
+
+// startNodes starts n cluster-enabled redis-servers in the foreground on
+// 127.0.0.1, each with its own folder, cluster bus port and no persistence;
+// lab stops each by its process id when the test ends.
+func startNodes(t *testing.T, server, cli string, n int) *cluster {
+	ports := lab.FreePorts(t, 2*n)
+	cl := &cluster{t: t, cli: cli}
+	for i := range n {
+		port, bus := ports[i], ports[n+i]
+		dir := t.TempDir()
+		cmd := lab.Start(t, server,
+			"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
+			"--dir", dir, "--cluster-enabled", "yes", "--cluster-port", strconv.Itoa(bus),
+			"--cluster-config-file", filepath.Join(dir, "nodes.conf"),
+			"--cluster-node-timeout", "5000", "--save", "", "--appendonly", "no",
+			"--daemonize", "no", "--maxmemory", "64mb", "--loglevel", "warning")
+		cl.nodes = append(cl.nodes, &node{name: fmt.Sprintf("127.0.0.1:%d", port), port: port, cmd: cmd})
+	}
+	for _, nd := range cl.nodes {
+		lab.WaitListen(t, nd.port)
+		nd.c = dial(t, nd.port)
+		nd.id = nd.c.do(t, "CLUSTER", "MYID").Str
+		if len(nd.id) != 40 {
+			t.Fatalf("%s: CLUSTER MYID = %q", nd.name, nd.id)
+		}
+	}
+	return cl
+}
+
+// run runs redis-cli and returns its standard output (lab fails the test
+// when it exits non-zero).
+func (cl *cluster) run(args ...string) string {
+	cl.t.Helper()
+	return lab.Run(cl.t, cl.cli, args...)
+}
+
+// addNode runs `redis-cli --cluster add-node n entry` and waits until the
+// cluster settles with n among members.
+func (cl *cluster) addNode(n, entry *node, members []*node) {
+	cl.t.Helper()
+	cl.run("--cluster", "add-node", n.name, entry.name)
+	cl.settle(entry, members)
+}
+
+// checkOK reports whether `redis-cli --cluster check entry` finds the
+// cluster sane: every node agreeing, no open slot, every slot covered.
+func (cl *cluster) checkOK(entry *node) (bool, string) {
+	out, err := exec.Command(cl.cli, "--cluster", "check", entry.name).CombinedOutput()
+	s := string(out)
+	ok := err == nil && strings.Contains(s, "[OK] All nodes agree about slots configuration.") &&
+		strings.Contains(s, "[OK] All 16384 slots covered.") && !strings.Contains(s, "[ERR]") &&
+		!strings.Contains(s, "[WARNING]")
+	return ok, s
+}
+
+// settle waits, for at most 15 s, until every member knows exactly the
+// other members (no handshake, no failure flag) and reports cluster_state
+// ok, and --cluster check from entry passes.
+func (cl *cluster) settle(entry *node, members []*node) {
+	cl.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		if why := cl.disagreement(members); why != "" {
+			last = why
+		} else if ok, out := cl.checkOK(entry); !ok {
+			last = out
+		} else {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cl.t.Fatalf("cluster not consistent after 15 s:\n%s", last)
+}
+
+// disagreement says why some member does not yet list exactly members as
+// healthy nodes, or "" when all do.
+func (cl *cluster) disagreement(members []*node) string {
+	want := make(map[string]bool)
+	for _, m := range members {
+		want[m.name] = true
+	}
+	for _, m := range members {
+		if info := m.c.do(cl.t, "CLUSTER", "INFO").Str; !strings.Contains(info, "cluster_state:ok\r\n") {
+			return m.name + " is not in cluster_state ok"
+		}
+		lines := clusterNodes(cl.t, m)
+		if len(lines) != len(members) {
+			return fmt.Sprintf("%s lists %d nodes, want %d", m.name, len(lines), len(members))
+		}
+		for _, l := range lines {
+			if !want[l.addr] || strings.Contains(l.flags, "handshake") ||
+				strings.Contains(l.flags, "fail") || strings.Contains(l.flags, "noaddr") {
+				return fmt.Sprintf("%s lists %s %s", m.name, l.addr, l.flags)
+			}
+		}
+	}
+	return ""
+}
+
+// nodeLine is one line of CLUSTER NODES.
+type nodeLine struct{ id, addr, flags string }
+
+// clusterNodes returns n's CLUSTER NODES lines in the order n lists them;
+// addr is "ip:port" without the bus port.
+func clusterNodes(t testing.TB, n *node) []nodeLine {
+	t.Helper()
+	r := n.c.do(t, "CLUSTER", "NODES")
+	if r.Kind != '$' {
+		t.Fatalf("%s CLUSTER NODES: %+v", n.name, r)
+	}
+	var out []nodeLine
+	for _, l := range strings.Split(strings.TrimSpace(r.Str), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 8 {
+			t.Fatalf("%s CLUSTER NODES line %q", n.name, l)
+		}
+		addr, _, _ := strings.Cut(f[1], "@")
+		out = append(out, nodeLine{id: f[0], addr: addr, flags: f[2]})
+	}
+	return out
+}
+
+// plannerOrder is the node order redis-cli's planner sees when entry is
+// its entry node (clusterManagerLoadInfoFromNode): entry itself, then the
+// other nodes in entry's CLUSTER NODES order.
+func plannerOrder(t testing.TB, entry *node) []string {
+	order := []string{entry.name}
+	for _, l := range clusterNodes(t, entry) {
+		if !strings.Contains(l.flags, "myself") {
+			order = append(order, l.addr)
+		}
+	}
+	return order
+}
+
+// slotTable returns each slot's master address from n's CLUSTER SLOTS
+// ("" for a slot it does not list).
+func slotTable(t testing.TB, n *node) []string {
+	t.Helper()
+	r := n.c.do(t, "CLUSTER", "SLOTS")
+	if r.Kind != '*' {
+		t.Fatalf("%s CLUSTER SLOTS: %+v", n.name, r)
+	}
+	table := make([]string, redis.Slots)
+	for _, e := range r.Arr {
+		if len(e.Arr) < 3 || len(e.Arr[2].Arr) < 2 {
+			t.Fatalf("%s CLUSTER SLOTS entry %+v", n.name, e)
+		}
+		addr := fmt.Sprintf("%s:%d", e.Arr[2].Arr[0].Str, e.Arr[2].Arr[1].Int)
+		for s := e.Arr[0].Int; s <= e.Arr[1].Int; s++ {
+			table[s] = addr
+		}
+	}
+	return table
+}
+
+var (
+	moveLine = regexp.MustCompile(`(?m)^Moving (\d+) slots from (\S+) to (\S+)$`)
+	ansi     = regexp.MustCompile("\x1b\\[[0-9;]*m")
+)
+
+// moves parses the "Moving N slots from A to B" lines of a rebalance
+// (redis-cli colours its other lines even when writing to a pipe).
+func moves(out string) []redis.Move {
+	var ms []redis.Move
+	for _, m := range moveLine.FindAllStringSubmatch(ansi.ReplaceAllString(out, ""), -1) {
+		n, _ := strconv.Atoi(m[1])
+		ms = append(ms, redis.Move{From: m[2], To: m[3], Slots: n})
+	}
+	return ms
+}
+
+// stop shuts n down with SHUTDOWN NOSAVE and waits, for at most 5 s, until
+// its process id is gone.
+func (cl *cluster) stop(n *node) {
+	cl.t.Helper()
+	_ = exec.Command(cl.cli, "-p", strconv.Itoa(n.port), "shutdown", "nosave").Run()
+	pid := n.cmd.Process.Pid
+	for range 100 {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cl.t.Fatalf("%s (pid %d) still runs 5 s after SHUTDOWN NOSAVE", n.name, pid)
+}
+
+// waitInfo waits, for at most 20 s, until every node in ns reports
+// cluster_state:want in CLUSTER INFO.
+func (cl *cluster) waitInfo(ns []*node, want string) {
+	cl.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		all := true
+		for _, n := range ns {
+			if !strings.Contains(n.c.do(cl.t, "CLUSTER", "INFO").Str, "cluster_state:"+want+"\r\n") {
+				all = false
+				break
+			}
+		}
+		if all {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cl.t.Fatalf("cluster_state is not %s on every node after 20 s", want)
+}
