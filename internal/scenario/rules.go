@@ -100,6 +100,12 @@ func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
 		ok = p.ruleParam(&rs, kind, f, ctx) && ok
 	}
 	ok = p.requiredParams(e, kind, fs, ctx) && ok
+	if ok && kind != nil {
+		if err := kind.Validate(rs); err != nil {
+			p.errorf(e, "%srule %s: %s", ctx, kind.Name, strings.TrimPrefix(err.Error(), kind.Name+": "))
+			ok = false
+		}
+	}
 	if rs.Label == "" {
 		rs.Label = typed
 	}
@@ -115,7 +121,7 @@ func (p *parser) requiredParams(e *yaml.Node, kind *sim.Kind, fs []field, ctx st
 	ok := true
 	for _, param := range kind.Params {
 		if param.Required && !slices.ContainsFunc(fs, func(f field) bool { return f.key.Value == param.Name }) {
-			p.errorf(e, "%srule %s needs %s: %s; write it as {rule: %s, %s: <value>}", ctx, kind.Name, param.Name, strings.TrimSuffix(param.Doc, "."), kind.Name, param.Name)
+			p.errorf(e, "%srule %s needs %s (%s); write it as {rule: %s, %s: <value>}", ctx, kind.Name, param.Name, lowerFirst(strings.TrimSuffix(param.Doc, ".")), kind.Name, param.Name)
 			ok = false
 		}
 	}
@@ -223,7 +229,7 @@ func (p *parser) paramValue(n *yaml.Node, param sim.Param, ctx string) (string, 
 	s, ok := p.str(n, what)
 	if ok && param.Type == sim.ParamString {
 		if err := param.Check(s); err != nil {
-			p.errorf(n, "%s: %v", what, err)
+			p.errorf(n, "%s%v", ctx, err)
 			return "", false
 		}
 		return s, true
@@ -244,4 +250,12 @@ func (p *parser) prime(n *yaml.Node, what string, lo, hi int) (int, bool) {
 		return 0, false
 	}
 	return m, ok
+}
+
+// lowerFirst lowercases a sentence's first letter, to quote it mid-sentence.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }

@@ -216,6 +216,9 @@ var Kinds = []Kind{
 	nginxProfile.Kind(),
 	nginxHashProfile.Kind(),
 	haproxyProfile.Kind(),
+	envoyRingProfile.Kind(),
+	envoyMaglevProfile.Kind(),
+	redisProfile.Kind(),
 	cassandraProfile.Kind(),
 	kafkaProfile.Kind(),
 	elasticsearchProfile.Kind(),
@@ -234,6 +237,17 @@ func KindOf(name string) *Kind {
 		}
 	}
 	return nil
+}
+
+// Validate checks a spec whose parameters each passed their own checks
+// as a whole, as the product would (a gRPC ring's maximum below its
+// minimum): nil, or an error that says what is wrong.
+func (k *Kind) Validate(spec RuleSpec) error {
+	if k.profile == nil {
+		return nil
+	}
+	_, err := k.profile.New(withDefaults(k.Params, spec))
+	return err
 }
 
 // Param returns the kind's parameter called name, or nil when the kind
@@ -332,6 +346,8 @@ func cmpOr(v, def int) int {
 }
 
 func atoi(v string) int { n, _ := strconv.Atoi(v); return n }
+
+func atof(v string) float64 { f, _ := strconv.ParseFloat(v, 64); return f }
 
 // itoa0 and ftoa0 write a number as a scenario does, "" for zero (unset).
 func itoa0(n int) string {

@@ -16,7 +16,7 @@ var kafkaProfile = Profile{
 	Doc:  "Kafka keyed producer: partition = the client's hash of the key mod partitions (Java: murmur2 & 0x7fffffff), partitions on brokers by the replica assignment of kafka-topics --create (random draws fixed); existing partitions never move when brokers change.",
 	Params: []Param{
 		Opt(Param{Name: "partitions", Type: ParamInt, Min: 1, Max: 1_000_000, Required: true,
-			Doc: "The topic's partition count (required: Kafka's default of 1 is no keyed topic's).", One: "partition", Many: "partitions"}),
+			Doc: "The topic's partition count; required, since Kafka's default of 1 is no keyed topic's.", One: "partition", Many: "partitions"}),
 		Opt(Param{Name: "replication_factor", Type: ParamInt, Min: 1, Max: 64, Default: "1",
 			Doc: "Replicas per partition, at most the brokers at creation.", Prefix: "replication factor "}),
 		Opt(Param{Name: "client", Type: ParamEnum, Values: kafkaClients(), Default: string(kafka.Java),
