@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/profile"
+	"github.com/ringreport/ringreport/internal/profile/haproxy"
 )
 
 // TestProfilesThroughTheReplay checks the generic placer: for every
@@ -83,4 +84,23 @@ func required(k Kind) map[string]string {
 		}
 	}
 	return opts
+}
+
+// TestHAProxyDefaultAvalanche pins the one parameter whose default must
+// stay unset: plain hash-type consistent is sdbm with the avalanche, but
+// naming sdbm turns it off, so the rule a scenario names bare must hash
+// keys as the package does with no options.
+func TestHAProxyDefaultAvalanche(t *testing.T) {
+	k := KindOf("haproxy")
+	r, err := k.profile.New(withDefaults(k.Params, RuleSpec{Kind: "haproxy"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := haproxy.New(haproxy.Options{})
+	if key := []byte("user:42"); r.Hash(key) != want.Hash(key) {
+		t.Errorf("bare haproxy hashes %q to %d; HAProxy's default gives %d", key, r.Hash(key), want.Hash(key))
+	}
+	if e := (RuleSpec{Kind: "haproxy"}).Effective(); e.Opts["avalanche"] != "true" || e.Opts["hash_function"] != "sdbm" {
+		t.Errorf("effective options %v; want sdbm with avalanche", e.Opts)
+	}
 }

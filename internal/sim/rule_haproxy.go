@@ -17,15 +17,19 @@ var haproxyProfile = Profile{
 			Doc: "The HAProxy release: 2 (any 2.x), 3.0, 3.1, 3.2 (as released), 3.3 and later, or a point release such as 3.2.7.", Prefix: "version "}),
 		Opt(Param{Name: "hash_key", Type: ParamEnum, Values: []string{"id", "addr", "addr-port", "id32"}, Default: "id",
 			Doc: "The servers' hash-key: id (their numeric id), addr or addr-port (from 3.0), id32 (from 3.4).", Prefix: "hash-key "}),
-		Opt(Param{Name: "hash_function", Type: ParamEnum, Values: []string{"sdbm", "djb2", "wt6", "crc32"}, Default: "sdbm",
-			Doc: "The request hash of hash-type consistent <function>.", Prefix: "hash "}),
+		// No Default: naming the function, even sdbm, turns the avalanche
+		// off, so an unset one must stay unset (Effective shows sdbm).
+		Opt(Param{Name: "hash_function", Type: ParamEnum, Values: []string{"sdbm", "djb2", "wt6", "crc32"},
+			Doc: "The request hash of hash-type consistent <function>; default sdbm (with the avalanche, as plain hash-type consistent).", Prefix: "hash "}),
 		Opt(Param{Name: "avalanche", Type: ParamBool,
 			Doc: "The avalanche modifier; by default on only when hash_function is not given, as HAProxy does.", Prefix: "avalanche "}),
 	},
 	Bits: 32,
 	New:  func(spec RuleSpec) (profile.Rule, error) { return haproxy.New(haproxyOptions(spec)) },
 	Effective: func(spec RuleSpec) RuleSpec {
-		spec.Opts = withOpt(spec.Opts, "avalanche", strconv.FormatBool(*haproxyOptions(spec).Effective().Avalanche))
+		e := haproxyOptions(spec).Effective()
+		spec.Opts = withOpt(spec.Opts, "avalanche", strconv.FormatBool(*e.Avalanche))
+		spec.Opts = withOpt(spec.Opts, "hash_function", e.HashFunction)
 		return spec
 	},
 }

@@ -9,14 +9,15 @@ import (
 
 // migrationFigure draws, for every compared pair of rules, the share of
 // keys whose owner differs between them at each step: what moving the
-// clients from one rule to the other would reshuffle, if done then.
+// clients from one rule to the other would reshuffle, if done then. A
+// pair's bars take the colour of the rule it moves from.
 func migrationFigure(res *sim.Result) Figure {
 	const name = "migrations.svg"
-	title := "Keys that change owner if the clients switch rules, at every step"
+	title := "Keys that change owner if the clients switch rules"
 	caption := migrationCaption(res)
 	var items []legendItem
 	for _, mr := range res.Migrations {
-		col := ruleColor(ruleIndex(res, mr.To))
+		col := ruleColor(ruleIndex(res, mr.From))
 		items = append(items, legendItem{mr.From + " → " + mr.To, func(c *canvas, x, y float64) {
 			c.rect(x, y-9, 12, 10, attr("fill", col))
 		}})
@@ -25,7 +26,7 @@ func migrationFigure(res *sim.Result) Figure {
 	top := headH + 6 + lh + 22
 	h := top + 180 + 40
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit(res.Scenario.Title+" · keys whose owner differs between two rules", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
+	c.text(8, 18, fit("Switching rules: keys whose owner differs, at every step", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
 	c.rowLegend(items, 8, headH+6, figW-16)
 	steps := len(res.Timeline.States)
 	gw := (plotR - plotL) / float64(steps)
@@ -37,7 +38,7 @@ func migrationFigure(res *sim.Result) Figure {
 		gx := plotL + float64(i)*gw + gw*0.08
 		for m, mr := range res.Migrations {
 			y := s.y(float64(mr.Steps[i].Differ) / k)
-			c.rect(gx+float64(m)*slot+slot*0.1, y, slot*0.8, s.bottom-y, attr("fill", ruleColor(ruleIndex(res, mr.To))))
+			c.rect(gx+float64(m)*slot+slot*0.1, y, slot*0.8, s.bottom-y, attr("fill", ruleColor(ruleIndex(res, mr.From))))
 		}
 	}
 	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
