@@ -17,7 +17,7 @@ var (
 	}
 	nginxHashProfile = Profile{
 		Name: "nginx-hash", Mosaic: true,
-		Doc:  "nginx 1.22 upstream hash $key (without consistent): the Cache::Memcached formula, (CRC32(key) >> 16) & 0x7fff mod the total weight, rehashed with the try number when the pick is down.",
+		Doc: "nginx 1.22 upstream hash $key (without consistent): the Cache::Memcached formula, (CRC32(key) >> 16) & 0x7fff mod the total weight, rehashed with the try number when the pick is down.",
 		// The position's low 32 bits are the key's CRC32, the high ones its
 		// length (for the rehash tries): the wheel places keys by the CRC.
 		Bits: 32,
