@@ -8,8 +8,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// nodeMapKeys are the keys of a {name, weight} node entry.
-var nodeMapKeys = []string{"name", "weight"}
+// nodeMapKeys are the keys of a {name, weight, zone, rack, id} node entry.
+var nodeMapKeys = []string{"name", "weight", "zone", "rack", "id"}
+
+// MaxNodeID bounds a node's id label.
+const MaxNodeID = 1 << 20
 
 // reserved are the words that steps use in place of node names.
 var reserved = map[string]string{
@@ -97,6 +100,8 @@ func (p *parser) weightedEntry(e *yaml.Node, ctx string) (sim.NodeSpec, bool) {
 			ns.Weight, good = p.intIn(f.val, ctx+"weight", 1, MaxWeight)
 			p.noteWeight(f.val, ns.Weight)
 			ok = ok && good
+		case "zone", "rack", "id":
+			ok = p.label(&ns.Labels, f, ctx) && ok
 		default:
 			p.unknownKey(f.key, ctx, nodeMapKeys)
 			ok = false
@@ -116,4 +121,38 @@ func (p *parser) nodeName(n *yaml.Node, ctx string) (string, bool) {
 		return "", false
 	}
 	return s, ok
+}
+
+// label decodes one label of a node entry or a selector into l.
+func (p *parser) label(l *sim.Labels, f field, ctx string) bool {
+	var ok bool
+	switch f.key.Value {
+	case "zone":
+		l.Zone, ok = p.name(f.val, ctx+"zone")
+	case "rack":
+		l.Rack, ok = p.name(f.val, ctx+"rack")
+	case "id":
+		l.ID, ok = p.intIn(f.val, ctx+"id", 1, MaxNodeID)
+	}
+	return ok
+}
+
+// selector decodes {zone: z1}, {rack: r2} or both: the nodes a remove,
+// fail or recover step acts on, chosen by label.
+func (p *parser) selector(v *yaml.Node, ctx string, op sim.Op) (sim.Labels, bool) {
+	fs, ok := p.fields(v, ctx+op.String(), "a mapping such as {zone: z1}")
+	var l sim.Labels
+	for _, f := range fs {
+		if f.key.Value != "zone" && f.key.Value != "rack" {
+			p.unknownKey(f.key, ctx, []string{"zone", "rack"})
+			ok = false
+			continue
+		}
+		ok = p.label(&l, f, ctx) && ok
+	}
+	if ok && l == (sim.Labels{}) {
+		p.errorf(v, "%s%s {} selects nothing; name a zone or a rack, such as {zone: z1}", ctx, op)
+		ok = false
+	}
+	return l, ok
 }

@@ -107,6 +107,10 @@ func (p *parser) operation(st *sim.Step, f field, ctx string) []*yaml.Node {
 	if st.Op == sim.OpVNodes || st.Op == sim.OpReplicas || st.Random || st.All {
 		return nil
 	}
+	if v.Kind == yaml.MappingNode && st.Op != sim.OpAdd {
+		st.Where, _ = p.selector(v, ctx, st.Op)
+		return nil
+	}
 	var entries []*yaml.Node
 	st.Nodes, entries = p.targets(v, ctx, st.Op)
 	return entries
@@ -142,9 +146,9 @@ func targetsWant(op sim.Op) string {
 	case sim.OpAdd:
 		return "a name, a list of names or {name: <name>, weight: <weight>}"
 	case sim.OpRecover:
-		return "a name, a list of names or all"
+		return "a name, a list of names, all, or {zone: <zone>}"
 	}
-	return "a name, a list of names or random"
+	return "a name, a list of names, random, or {zone: <zone>}"
 }
 
 // weights decodes a weight step: a non-empty mapping from name to weight.

@@ -53,7 +53,7 @@ func specIndex(specs []RuleSpec, label string) int {
 }
 
 func migrationSteps(res *Result, from, to RuleSpec) ([]MigrationStep, error) {
-	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	e := res.env()
 	pa, err := newPlacer(from, e)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func TestFamilyProbeMatchesAssign(t *testing.T) {
 	s := churnScenario(600)
 	res := mustReplay(t, s)
 	for _, rr := range res.Rules {
-		e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+		e := res.env()
 		p, err := newPlacer(rr.Spec, e)
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +101,7 @@ func TestFamilyReplayIsReproducible(t *testing.T) {
 func TestFamilyOrderIsPermutation(t *testing.T) {
 	res := mustReplay(t, churnScenario(300))
 	for _, rr := range res.Rules {
-		p, _ := newPlacer(rr.Spec, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+		p, _ := newPlacer(rr.Spec, res.env())
 		rank := p.order()
 		if rank == nil {
 			continue
@@ -210,7 +210,7 @@ func TestFamilyUnderReplication(t *testing.T) {
 		Replicas: 3, Rules: familyRules()}
 	res := mustReplay(t, s)
 	for r, rr := range res.Rules {
-		lists := replayTo(rr.Spec, &env{keys: res.Keys, nodes: res.Timeline.Nodes}, res.Timeline, 0)
+		lists := replayTo(rr.Spec, res.env(), res.Timeline, 0)
 		for k := range lists[0] {
 			got := []NodeID{lists[0][k], lists[1][k], lists[2][k]}
 			want := 2

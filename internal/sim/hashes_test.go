@@ -97,7 +97,7 @@ func TestRingHashOption(t *testing.T) {
 		Replicas: 1, Rules: []RuleSpec{{Kind: "ring", Hash: "crc32", VNodes: 20}, {Kind: "modulo", Hash: "md5"}}}
 	res := mustReplay(t, s)
 	owners := ownersAt(res, 0, 0)
-	r := newRing(RuleSpec{Kind: "ring", Hash: "crc32", VNodes: 20}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	r := newRing(RuleSpec{Kind: "ring", Hash: "crc32", VNodes: 20}, res.env())
 	r.update(&res.Timeline.States[0])
 	for i := range res.Keys.Len() {
 		pos := hashCRC32.sum32(res.Keys.AppendName(nil, i))
@@ -120,7 +120,7 @@ func TestRingHashOption(t *testing.T) {
 // TestModuloWeightNote: modulo ignores weights and says so.
 func TestModuloWeightNote(t *testing.T) {
 	s := &Scenario{Name: "h", Title: "h", Seed: 1, Keys: KeySpec{Count: 10}, Replicas: 1,
-		Nodes: []NodeSpec{{"a", 1}, {"b", 2}}, Rules: []RuleSpec{{Kind: "modulo"}}}
+		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}}, Rules: []RuleSpec{{Kind: "modulo"}}}
 	if n := mustReplay(t, s).Rules[0].Steps[0].Notes; len(n) != 1 || n[0] != "modulo has no weighted form: weights ignored" {
 		t.Errorf("notes %q", n)
 	}

@@ -46,7 +46,7 @@ func mustReplay(t testing.TB, s *Scenario) *Result {
 // ownersAt recomputes the primary owners of rule r at step i from
 // scratch, for tests that compare whole assignments.
 func ownersAt(res *Result, r, i int) []NodeID {
-	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	e := res.env()
 	return replayTo(res.Rules[r].Spec, e, res.Timeline, i)[0]
 }
 

@@ -75,12 +75,26 @@ type KeySpec struct {
 // Weighted reports whether the key set carries request counts.
 func (k KeySpec) Weighted() bool { return k.Weights != nil || k.Zipf > 0 }
 
-// NodeSpec names a node and its weight.
+// NodeSpec names a node, its weight and its labels.
 type NodeSpec struct {
 	// Name is the node's identity. Names are compared byte for byte.
 	Name string
 	// Weight is the node's relative capacity, ≥ 1; 0 means 1.
 	Weight int
+	// Labels place the node in the topology; they belong to the node, as
+	// its name does, and are given where it is first named.
+	Labels
+}
+
+// Labels are a node's place in the topology and its product id. Empty
+// fields are unset.
+type Labels struct {
+	// Zone and Rack are the node's failure domains: a datacenter or
+	// availability zone, and a rack in it.
+	Zone, Rack string
+	// ID is the node's numeric id where a product has one (HAProxy's
+	// server id); 0 means the product's default.
+	ID int
 }
 
 // RuleSpec selects a placement rule and its parameters. Zero values mean
@@ -148,6 +162,10 @@ type Step struct {
 	All bool
 	// Value is the new count for vnodes and replicas steps.
 	Value int
+	// Where, when not empty, selects the step's nodes by label instead of
+	// by name: every member in that zone and rack (remove, fail and
+	// recover only; fail takes the live ones, recover the failed ones).
+	Where Labels
 	// Note is shown beside the step in the report.
 	Note string
 }

@@ -75,8 +75,8 @@ func TestJumpMiddleRemoval(t *testing.T) {
 // TestJumpWeights: a node of weight w holds w consecutive buckets.
 func TestJumpWeights(t *testing.T) {
 	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: KeySpec{Count: 40000}, Replicas: 2,
-		Nodes: []NodeSpec{{"a", 1}, {"b", 3}}, Rules: []RuleSpec{{Kind: "jump"}},
-		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{"c", 2}}}}}
+		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "jump"}},
+		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "c", Weight: 2}}}}}
 	res := mustReplay(t, s)
 	sr := res.Rules[0].Steps[1]
 	if sr.Moved != sr.Needed || len(sr.Notes) != 1 {
@@ -87,7 +87,7 @@ func TestJumpWeights(t *testing.T) {
 			t.Errorf("node %d share %.3f, want %.3f ± 0.01", id, got, want)
 		}
 	}
-	j, _ := newJump(RuleSpec{Kind: "jump"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	j, _ := newJump(RuleSpec{Kind: "jump"}, res.env())
 	j.update(&res.Timeline.States[1])
 	if got := j.buckets; len(got) != 6 || got[0] != 0 || got[3] != 1 || got[4] != 2 {
 		t.Errorf("buckets %v, want [a b b b c c]", got)

@@ -11,8 +11,8 @@ import (
 // ketamaServers is libketama's own test server list, ketama.servers in
 // github.com/RJ/ketama (server, memory as weight).
 var ketamaServers = []NodeSpec{
-	{"10.0.1.1:11211", 600}, {"10.0.1.2:11211", 300}, {"10.0.1.3:11211", 200}, {"10.0.1.4:11211", 350},
-	{"10.0.1.5:11211", 1000}, {"10.0.1.6:11211", 800}, {"10.0.1.7:11211", 950}, {"10.0.1.8:11211", 100},
+	{Name: "10.0.1.1:11211", Weight: 600}, {Name: "10.0.1.2:11211", Weight: 300}, {Name: "10.0.1.3:11211", Weight: 200}, {Name: "10.0.1.4:11211", Weight: 350},
+	{Name: "10.0.1.5:11211", Weight: 1000}, {Name: "10.0.1.6:11211", Weight: 800}, {Name: "10.0.1.7:11211", Weight: 950}, {Name: "10.0.1.8:11211", Weight: 100},
 }
 
 // newKetamaFor builds a ketama placer over the given servers, all live.
@@ -65,7 +65,7 @@ func TestKetamaLibketamaHarness(t *testing.T) {
 // TestKetamaPoints: equal weights give 160 points per server, from
 // MD5("name-k"); libketama's float arithmetic gives the counts it gives.
 func TestKetamaPoints(t *testing.T) {
-	servers := []NodeSpec{{"127.0.0.1:11211", 1}, {"127.0.0.1:11212", 1}, {"127.0.0.1:11213", 1}}
+	servers := []NodeSpec{{Name: "127.0.0.1:11211", Weight: 1}, {Name: "127.0.0.1:11212", Weight: 1}, {Name: "127.0.0.1:11213", Weight: 1}}
 	k, _ := newKetamaFor(t, servers)
 	if len(k.r.pts) != 480 {
 		t.Fatalf("%d points, want 480", len(k.r.pts))
@@ -92,7 +92,7 @@ func TestKetamaPoints(t *testing.T) {
 // vnodes steps, which do not apply.
 func TestKetamaNotes(t *testing.T) {
 	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: KeySpec{Count: 100}, Replicas: 1,
-		Nodes: []NodeSpec{{"big", 1000}, {"tiny", 1}}, Rules: []RuleSpec{{Kind: "ketama"}},
+		Nodes: []NodeSpec{{Name: "big", Weight: 1000}, {Name: "tiny", Weight: 1}}, Rules: []RuleSpec{{Kind: "ketama"}},
 		Steps: []Step{{Op: OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)
 	if n := res.Rules[0].Steps[0].Notes; len(n) != 1 || !bytes.Contains([]byte(n[0]), []byte(`"tiny"`)) {

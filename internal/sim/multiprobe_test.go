@@ -11,7 +11,7 @@ func TestMultiprobeBrute(t *testing.T) {
 	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: KeySpec{Count: 3000}, Nodes: names("a", "b", "c", "d", "e", "f"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []Step{fail("b")}}
 	res := mustReplay(t, s)
-	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	e := res.env()
 	p, _ := newMultiprobe(RuleSpec{Kind: "multiprobe", Probes: 5}, e)
 	p.update(&res.Timeline.States[1])
 	owners := ownersAt(res, 0, 1)
@@ -53,7 +53,7 @@ func TestMultiprobeBalance(t *testing.T) {
 // w/Σw of the keys.
 func TestMultiprobeWeights(t *testing.T) {
 	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: KeySpec{Count: 100000}, Replicas: 1,
-		Nodes: []NodeSpec{{"a", 1}, {"b", 3}}, Rules: []RuleSpec{{Kind: "multiprobe"}},
+		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "multiprobe"}},
 		Steps: []Step{{Op: OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)
 	if got := float64(res.Rules[0].Steps[0].Loads[1]) / 100000; got < 0.70 || got > 0.80 {

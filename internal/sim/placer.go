@@ -44,8 +44,9 @@ func checked[P placer](p P, err error) (placer, error) {
 
 // env is what every placer of one replay shares: keys and node names.
 type env struct {
-	keys  *KeySet
-	nodes []string
+	keys   *KeySet
+	nodes  []string
+	labels []Labels // by NodeID
 }
 
 // Arc is a run of the circle [Start, next arc's Start) owned by one node.
@@ -106,4 +107,9 @@ func column(pref [][]NodeID, idx int) []NodeID {
 		}
 	}
 	return owners
+}
+
+// env returns what a placer of this replay shares.
+func (r *Result) env() *env {
+	return &env{keys: r.Keys, nodes: r.Timeline.Nodes, labels: r.Timeline.Labels}
 }

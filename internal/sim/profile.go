@@ -117,7 +117,9 @@ func (pp *profilePlacer) update(st *State) []string {
 	pp.servers = pp.servers[:0]
 	pp.ids = pp.ids[:0]
 	for _, m := range st.Members {
-		pp.servers = append(pp.servers, profile.Server{Name: pp.env.nodes[m.ID], Weight: max(m.Weight, 1), Down: m.Failed})
+		l := pp.env.labels[m.ID]
+		pp.servers = append(pp.servers, profile.Server{Name: pp.env.nodes[m.ID], Weight: max(m.Weight, 1), Down: m.Failed,
+			ID: l.ID, Zone: l.Zone, Rack: l.Rack})
 		pp.ids = append(pp.ids, m.ID)
 	}
 	pl, err := pp.rule.Build(pp.servers, pp.pl)

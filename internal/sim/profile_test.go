@@ -44,7 +44,7 @@ func TestProfilesThroughTheReplay(t *testing.T) {
 					t.Fatalf("step %d: %v", i, err)
 				}
 				prev = pl
-				e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+				e := res.env()
 				got := replayTo(res.Rules[0].Spec, e, res.Timeline, i)
 				bad := 0
 				for key := range res.Keys.Len() {

@@ -11,7 +11,7 @@ func TestRendezvousTopR(t *testing.T) {
 	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: KeySpec{Count: 2000}, Nodes: names("a", "b", "c", "d", "e"),
 		Replicas: 3, Rules: []RuleSpec{{Kind: "rendezvous"}}, Steps: []Step{fail("c")}}
 	res := mustReplay(t, s)
-	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	e := res.env()
 	z, _ := newRendezvous(RuleSpec{Kind: "rendezvous"}, e)
 	lists := replayTo(res.Rules[0].Spec, e, res.Timeline, 1)
 	for i, k := range res.Keys.Pos {
@@ -43,7 +43,7 @@ func TestRendezvousIncremental(t *testing.T) {
 		res := mustReplay(t, s)
 		for r := range res.Rules {
 			for i := range res.Timeline.States {
-				e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+				e := res.env()
 				z, _ := newRendezvous(res.Rules[r].Spec, e)
 				z.update(&res.Timeline.States[i]) // a fresh placer ranks everything
 				lists := make([][]NodeID, res.Timeline.States[i].Replicas)
@@ -64,8 +64,8 @@ func TestRendezvousIncremental(t *testing.T) {
 // w/Σw, and adding a heavy node moves keys only to it.
 func TestRendezvousWeights(t *testing.T) {
 	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: KeySpec{Count: 100000}, Replicas: 1,
-		Nodes: []NodeSpec{{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}}, Rules: []RuleSpec{{Kind: "rendezvous"}},
-		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{"e", 5}}}, remove("b")}}
+		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}, {Name: "c", Weight: 3}, {Name: "d", Weight: 4}}, Rules: []RuleSpec{{Kind: "rendezvous"}},
+		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "e", Weight: 5}}}, remove("b")}}
 	res := mustReplay(t, s)
 	for id, l := range res.Rules[0].Steps[0].Loads[:4] {
 		want := float64(id+1) / 10

@@ -74,7 +74,7 @@ func labelRules(rules []RuleSpec) []RuleSpec {
 
 // replayRule runs one rule through every state of the timeline.
 func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, error) {
-	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	e := res.env()
 	p, err := newPlacer(spec, e)
 	if err != nil {
 		return RuleResult{}, err

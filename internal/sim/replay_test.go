@@ -88,7 +88,7 @@ func TestRecurrenceWithoutSnapshots(t *testing.T) {
 	res := mustReplay(t, walkthrough(add("f"), fail("b"), recover_("b")))
 	tr := newTracker(res, nil)
 	tr.cur = [][]NodeID{ownersAt(res, 0, 3)}
-	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	e := res.env()
 	fp := res.Rules[0].Steps[1].Fingerprint
 	tr.seen[fp] = []int{1} // no snapshot kept for step 1
 	got := tr.recurs(3, fp, func(step int) [][]NodeID { return replayTo(res.Rules[0].Spec, e, res.Timeline, step) })
@@ -136,7 +136,7 @@ func TestRingCollisionTiebreak(t *testing.T) {
 	for _, order := range [][]string{{"n512789", "n749192"}, {"n749192", "n512789"}} {
 		res := mustReplay(t, &Scenario{Name: "c", Seed: 1, Keys: KeySpec{Count: 1},
 			Nodes: names(order...), Rules: []RuleSpec{{Kind: "ring", VNodes: 1}}})
-		e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+		e := res.env()
 		p := newRing(RuleSpec{VNodes: 1}, e)
 		notes := p.update(&res.Timeline.States[0])
 		if got := res.Timeline.Nodes[p.pts[p.first(pos)].Node]; got != "n512789" {

@@ -260,7 +260,7 @@ func (r *Result) Arcs(rule, step int) []Arc {
 // as the probe table reports a probe: the bulk form of probes, for
 // comparing a prediction with production key by key.
 func (r *Result) EachOwner(rule, step int, f func(key string, pos uint64, owners []NodeID)) error {
-	e := &env{keys: r.Keys, nodes: r.Timeline.Nodes}
+	e := r.env()
 	p, err := newPlacer(r.Rules[rule].Spec, e)
 	if err != nil {
 		return err

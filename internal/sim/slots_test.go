@@ -60,7 +60,7 @@ func TestSlotsRebalance(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 30000}, Nodes: names("a", "b", "c"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []Step{add("d"), remove("b")}}
 	res := mustReplay(t, s)
-	sl, _ := newSlots(RuleSpec{Kind: "slots"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
 	sl.update(&res.Timeline.States[0])
 	// redis-cli --cluster create: 0-5460, 5461-10922, 10923-16383.
 	if sl.home[0] != 0 || sl.home[5460] != 0 || sl.home[5461] != 1 || sl.home[10922] != 1 || sl.home[10923] != 2 {
@@ -108,7 +108,7 @@ func TestSlotsFailover(t *testing.T) {
 	if steps[2].Recurs != 0 || !strings.Contains(steps[1].Notes[0], "replica") || len(steps[2].Notes) != 1 {
 		t.Errorf("recover: recurs %d, notes %q / %q", steps[2].Recurs, steps[1].Notes, steps[2].Notes)
 	}
-	sl, _ := newSlots(RuleSpec{Kind: "slots"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
 	sl.update(&res.Timeline.States[1])
 	if got := slotCounts(sl.serve, 5); got[2] != 0 || got[0] != 4096 || got[4] != 4096 {
 		t.Errorf("serving slots %v, want 4096 for each live node", got)
@@ -119,10 +119,10 @@ func TestSlotsFailover(t *testing.T) {
 // in proportion, as redis-cli's --weight does.
 func TestSlotsWeights(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 100}, Replicas: 2,
-		Nodes: []NodeSpec{{"a", 1}, {"b", 3}}, Rules: []RuleSpec{{Kind: "slots"}},
-		Steps: []Step{{Op: OpWeight, Nodes: []NodeSpec{{"a", 3}}}}}
+		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "slots"}},
+		Steps: []Step{{Op: OpWeight, Nodes: []NodeSpec{{Name: "a", Weight: 3}}}}}
 	res := mustReplay(t, s)
-	sl, _ := newSlots(RuleSpec{Kind: "slots"}, &env{keys: res.Keys, nodes: res.Timeline.Nodes})
+	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
 	sl.update(&res.Timeline.States[0])
 	if got := slotCounts(sl.home, 2); got[0] != 4096 || got[1] != 12288 {
 		t.Errorf("start: %v slots, want [4096 12288]", got)

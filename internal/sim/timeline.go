@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 )
 
 // NodeID indexes a Timeline's node table. Identity is the name: a node that
@@ -71,6 +73,8 @@ type Timeline struct {
 	// Nodes is the node table: every name the scenario uses, in order of
 	// first appearance. NodeID i names Nodes[i].
 	Nodes []string
+	// Labels holds each node's labels, by NodeID.
+	Labels []Labels
 	// States holds the cluster after each step; States[0] is the start.
 	States []State
 }
@@ -126,6 +130,7 @@ func NewTimeline(s *Scenario) (*Timeline, []StepError) {
 			continue
 		}
 		start.Members = append(start.Members, Member{ID: b.id(n.Name), Weight: weightOf(n)})
+		b.label(0, i, n)
 	}
 	if len(s.Nodes) == 0 {
 		b.errorf(0, -1, "the cluster needs at least one node")
@@ -156,7 +161,46 @@ func (b *timelineBuilder) id(name string) NodeID {
 	id := NodeID(len(b.t.Nodes))
 	b.ids[name] = id
 	b.t.Nodes = append(b.t.Nodes, name)
+	b.t.Labels = append(b.t.Labels, Labels{})
 	return id
+}
+
+// label records the labels a node entry gives. A node keeps its labels:
+// naming it again (a re-add) with other labels is an error.
+func (b *timelineBuilder) label(step, entry int, ns NodeSpec) {
+	id := b.ids[ns.Name]
+	if ns.Labels == (Labels{}) {
+		return
+	}
+	have := b.t.Labels[id]
+	if have != (Labels{}) && have != ns.Labels {
+		b.errorf(step, entry, "node %q was labelled %s; a node keeps its labels", ns.Name, have)
+		return
+	}
+	b.t.Labels[id] = ns.Labels
+}
+
+// String describes labels for messages: "zone z1, rack r2".
+func (l Labels) String() string {
+	var parts []string
+	if l.Zone != "" {
+		parts = append(parts, "zone "+strconv.Quote(l.Zone))
+	}
+	if l.Rack != "" {
+		parts = append(parts, "rack "+strconv.Quote(l.Rack))
+	}
+	if l.ID != 0 {
+		parts = append(parts, "id "+strconv.Itoa(l.ID))
+	}
+	if len(parts) == 0 {
+		return "without labels"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// matches reports whether l has every label sel sets.
+func (l Labels) matches(sel Labels) bool {
+	return (sel.Zone == "" || l.Zone == sel.Zone) && (sel.Rack == "" || l.Rack == sel.Rack) && (sel.ID == 0 || l.ID == sel.ID)
 }
 
 // lookup returns the NodeID of a name the scenario has used, or NoNode.
@@ -204,6 +248,7 @@ func (b *timelineBuilder) add(n int, st Step, next *State) {
 		}
 		next.Members = append(next.Members, Member{ID: id, Weight: weightOf(ns)})
 		next.Named = append(next.Named, id)
+		b.label(n, i, ns)
 	}
 }
 
@@ -253,6 +298,9 @@ type target struct {
 // targets resolves the nodes a remove or fail step names, drawing one
 // member (remove) or one live member (fail) when the step says random.
 func (b *timelineBuilder) targets(n int, st Step, next *State) []target {
+	if st.Where != (Labels{}) {
+		return b.selected(n, st, next)
+	}
 	if !st.Random {
 		ts := make([]target, 0, len(st.Nodes))
 		for i, ns := range st.Nodes {
@@ -274,6 +322,22 @@ func (b *timelineBuilder) targets(n int, st Step, next *State) []target {
 	return []target{{id: id, name: b.t.Nodes[id], entry: -1}}
 }
 
+// selected resolves a step that names its nodes by label: every member
+// that carries them (for fail, the live ones; for recover, the failed).
+func (b *timelineBuilder) selected(n int, st Step, next *State) []target {
+	var ts []target
+	for _, m := range next.Members {
+		skip := (st.Op == OpFail && m.Failed) || (st.Op == OpRecover && !m.Failed)
+		if !skip && b.t.Labels[m.ID].matches(st.Where) {
+			ts = append(ts, target{id: m.ID, name: b.t.Nodes[m.ID], entry: -1})
+		}
+	}
+	if len(ts) == 0 {
+		b.errorf(n, -1, "cannot %s the nodes %s: no %smember has those labels", st.Op, st.Where, map[Op]string{OpFail: "live ", OpRecover: "failed "}[st.Op])
+	}
+	return ts
+}
+
 func memberIndex(s *State, id NodeID) int {
 	for i, m := range s.Members {
 		if m.ID == id {
@@ -284,6 +348,13 @@ func memberIndex(s *State, id NodeID) int {
 }
 
 func (b *timelineBuilder) recover(n int, st Step, next *State) {
+	if st.Where != (Labels{}) {
+		for _, t := range b.selected(n, st, next) {
+			next.Members[memberIndex(next, t.id)].Failed = false
+			next.Named = append(next.Named, t.id)
+		}
+		return
+	}
 	if st.All {
 		for i := range next.Members {
 			if next.Members[i].Failed {

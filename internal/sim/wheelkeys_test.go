@@ -33,7 +33,7 @@ func arcAt(arcs []Arc, p uint32) NodeID {
 // TestKeyOrderMatchesPlacer: keyRank is the order every placer reports.
 func TestKeyOrderMatchesPlacer(t *testing.T) {
 	res := mustReplay(t, wheelScenario(1500))
-	e := &env{keys: res.Keys, nodes: res.Timeline.Nodes}
+	e := res.env()
 	for r, rr := range res.Rules {
 		p, err := newPlacer(rr.Spec, e)
 		if err != nil {
