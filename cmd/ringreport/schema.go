@@ -138,7 +138,29 @@ func ruleDefinitions() []definition {
 	rule := definition{"rule", obj{
 		{"description", "A placement rule: a bare name for its defaults, or a mapping with rule, an optional label and the rule's parameters."},
 		{"anyOf", anyOf}}}
-	return append(append(shared, rule), defs...)
+	return append(append(append(shared, rule), defs...), expectationDefinition())
+}
+
+// expectationDefinition is the schema of an expect: entry: step, rule and
+// exactly one metric of sim.MetricNames with its bound.
+func expectationDefinition() definition {
+	props := obj{
+		{"step", obj{{"type", "integer"}, {"minimum", 0}, {"maximum", 10000}, {"description", "The step the bound applies to; default every step."}}},
+		{"rule", obj{{"type", "string"}, {"description", "The label of the rule the bound applies to; default every rule."}}},
+	}
+	var one []any
+	for _, m := range sim.MetricNames {
+		bound := ref("bound")
+		if m == "recurs" {
+			bound = obj{{"description", "The earlier step whose placement this step repeats, or none."},
+				{"anyOf", []any{ref("bound"), obj{{"type", "string"}, {"pattern", `^\s*(==|!=)?\s*none\s*$`}}}}}
+		}
+		props = append(props, kv{m, bound})
+		one = append(one, obj{{"required", []string{m}}})
+	}
+	return definition{"expectation", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", props},
+		{"description", "A bound on one metric (by its data.json name), optionally for one step and one rule, that the replay must meet."},
+		{"oneOf", one}}}
 }
 
 // paramSignature is what makes two declarations of a parameter alike.
@@ -169,6 +191,8 @@ func paramSchema(p sim.Param) obj {
 		o = obj{{"type", "string"}, {"enum", p.Values}}
 	case sim.ParamString:
 		o = obj{{"type", "string"}}
+	case sim.ParamCounts:
+		o = obj{{"type", "object"}, {"minProperties", 1}, {"additionalProperties", obj{{"type", "integer"}, {"minimum", p.Min}, {"maximum", p.Max}}}}
 	}
 	o = append(o, kv{"description", doc})
 	if p.Default != "" && p.Type != sim.ParamEnum && p.Type != sim.ParamBool {

@@ -16,6 +16,7 @@ var CSVHeader = []string{
 	"peak_to_mean", "worst_deviation", "cv", "noise_cv", "total_moved", "fingerprint",
 	"recurs", "replica_moved", "copies", "under_replicated",
 	"moved_requests", "request_peak_to_mean", "request_worst_deviation",
+	"below_quorum", "unavailable", "zone_collisions",
 }
 
 // CSV renders steps.csv: the header, then one row per (step, rule), steps
@@ -60,7 +61,7 @@ func csvRow(res *sim.Result, r, i int) []string {
 		d(sr.Moved), f(ratio(sr.Moved, res.Keys.Len())), d(sr.Needed), d(sr.Collateral()), d(sr.Ideal),
 		f(b.PeakToMean), f(b.WorstDeviation), f(b.CV), f(b.NoiseCV), d(sr.TotalMoved),
 		fingerprint(sr.Fingerprint), recurs, d(sr.ReplicaMoved), d(sr.Copies), d(sr.UnderReplicated),
-	}, reqs...)
+	}, append(reqs, d(sr.BelowQuorum), d(sr.Unavailable), d(sr.ZoneCollisions))...)
 }
 
 // csvFloat formats x with FloatDecimals decimals; empty when not finite.

@@ -217,6 +217,9 @@ type jsonRuleStep struct {
 	ReplicaMoved    int      `json:"replica_moved"`
 	Copies          int      `json:"copies"`
 	UnderReplicated int      `json:"under_replicated"`
+	BelowQuorum     int      `json:"below_quorum"`
+	Unavailable     int      `json:"unavailable"`
+	ZoneCollisions  int      `json:"zone_collisions"`
 	Notes           []string `json:"notes"`
 	// Transfers is every from → to pair of moved keys.
 	Transfers []jsonTransfer `json:"transfers"`
@@ -241,8 +244,10 @@ type jsonHotKey struct {
 }
 
 type jsonProbe struct {
-	Position uint64   `json:"position"`
-	Owners   []string `json:"owners"`
+	Position uint64 `json:"position"`
+	// PositionText is the position in the product's own words.
+	PositionText string   `json:"position_text,omitempty"`
+	Owners       []string `json:"owners"`
 }
 
 // jsonData builds data.json's document.
@@ -330,6 +335,7 @@ func jsonRuleStepOf(res *sim.Result, r, i int) jsonRuleStep {
 		CV: fixed6(b.CV), NoiseCV: fixed6(b.NoiseCV), TotalMoved: sr.TotalMoved,
 		Fingerprint: fingerprint(sr.Fingerprint), Recurs: recursOf(sr),
 		ReplicaMoved: sr.ReplicaMoved, Copies: sr.Copies, UnderReplicated: sr.UnderReplicated,
+		BelowQuorum: sr.BelowQuorum, Unavailable: sr.Unavailable, ZoneCollisions: sr.ZoneCollisions,
 		Notes: append([]string{}, sr.Notes...),
 	}
 	for _, m := range res.Timeline.States[i].Members {
@@ -368,7 +374,7 @@ func jsonProbesOf(res *sim.Result, i, p int) object {
 	o := object{}
 	for _, rr := range res.Rules {
 		pr := rr.Steps[i].Probes[p]
-		o = append(o, member{rr.Spec.Label, jsonProbe{Position: pr.Position, Owners: nodeNames(res, pr.Owners)}})
+		o = append(o, member{rr.Spec.Label, jsonProbe{Position: pr.Position, PositionText: pr.Text, Owners: nodeNames(res, pr.Owners)}})
 	}
 	return o
 }

@@ -146,6 +146,10 @@ type StepSection struct {
 	Weighted bool
 	// Replicas is the preference-list length after the step.
 	Replicas int
+	// ShowHealth reports that the availability columns apply: some rule,
+	// at some step of the scenario, has keys below quorum, unavailable or
+	// with two replicas in one zone.
+	ShowHealth bool
 	// ShowReplicas reports that replica columns apply: the list length
 	// after or before the step is greater than 1.
 	ShowReplicas bool
@@ -184,6 +188,9 @@ type StepRow struct {
 	Recurrence string
 	// ReplicaMoved, Copies and UnderReplicated are the replica counts.
 	ReplicaMoved, Copies, UnderReplicated int
+	// BelowQuorum, Unavailable and ZoneCollisions are the availability
+	// counts (sim.StepResult).
+	BelowQuorum, Unavailable, ZoneCollisions int
 }
 
 // RuleNote is one remark of one rule on one step.
@@ -265,6 +272,8 @@ type ProbeCell struct {
 	Owners []string
 	// Position is the key's position under the rule.
 	Position uint64
+	// Text is the position in the product's own words, or "".
+	Text string
 	// Changed reports that the primary owner differs from the previous
 	// step's.
 	Changed bool

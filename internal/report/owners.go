@@ -11,7 +11,8 @@ import (
 
 // OwnersCSV renders owners.csv for one step: one row per key in canonical
 // order, with the key, then per rule its position (the number the rule
-// looks up: hash, slot, token) and its preference list, primary first,
+// looks up, or the product's own words for it: "token -367…", "PG 1.2a")
+// and its preference list, primary first,
 // separated by spaces. It is the bulk form of the probe table, so that a
 // team can diff ringreport's prediction with what production does for
 // its own keys.
@@ -23,15 +24,19 @@ func OwnersCSV(res *sim.Result, step int) ([]byte, error) {
 	rows := make([][]string, res.Keys.Len())
 	for r := range res.Rules {
 		i := 0
-		err := res.EachOwner(r, step, func(key string, pos uint64, owners []sim.NodeID) {
+		err := res.EachOwner(r, step, func(key string, pr sim.Probe) {
 			if r == 0 {
 				rows[i] = append(rows[i], CSVCell(key))
 			}
-			names := make([]string, len(owners))
-			for j, o := range owners {
+			names := make([]string, len(pr.Owners))
+			for j, o := range pr.Owners {
 				names[j] = res.Timeline.Nodes[o]
 			}
-			rows[i] = append(rows[i], strconv.FormatUint(pos, 10), CSVCell(strings.Join(names, " ")))
+			pos := pr.Text
+			if pos == "" {
+				pos = strconv.FormatUint(pr.Position, 10)
+			}
+			rows[i] = append(rows[i], CSVCell(pos), CSVCell(strings.Join(names, " ")))
 			i++
 		})
 		if err != nil {

@@ -30,6 +30,7 @@ func stepSection(res *sim.Result, i int) StepSection {
 		sec.Transfers = stepTransfers(res, i)
 	}
 	sec.ShowReplicas = st.Replicas > 1 || (i > 0 && res.Timeline.States[i-1].Replicas > 1)
+	sec.ShowHealth = showHealth(res)
 	for r, rr := range res.Rules {
 		row := stepRow(res, r, i)
 		sec.NoiseCV = row.NoiseCV
@@ -61,7 +62,23 @@ func stepRow(res *sim.Result, r, i int) StepRow {
 		ReplicaMoved:    sr.ReplicaMoved,
 		Copies:          sr.Copies,
 		UnderReplicated: sr.UnderReplicated,
+		BelowQuorum:     sr.BelowQuorum,
+		Unavailable:     sr.Unavailable,
+		ZoneCollisions:  sr.ZoneCollisions,
 	}
+}
+
+// showHealth reports whether any rule at any step has keys below quorum,
+// unavailable or with two replicas in one zone.
+func showHealth(res *sim.Result) bool {
+	for _, rr := range res.Rules {
+		for _, sr := range rr.Steps {
+			if sr.BelowQuorum+sr.Unavailable+sr.ZoneCollisions > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxLoadRows is the most members a step's load table lists in full;
@@ -187,7 +204,7 @@ func probeTable(res *sim.Result) *ProbeTable {
 // probeCell is probe p of one rule at step i.
 func probeCell(res *sim.Result, steps []sim.StepResult, i, p int) ProbeCell {
 	pr := steps[i].Probes[p]
-	c := ProbeCell{Position: pr.Position, Owners: nodeNames(res, pr.Owners)}
+	c := ProbeCell{Position: pr.Position, Text: pr.Text, Owners: nodeNames(res, pr.Owners)}
 	if i > 0 {
 		c.Changed = primary(steps[i-1].Probes[p]) != primary(pr)
 	}

@@ -144,7 +144,7 @@ func (p *parser) selector(v *yaml.Node, ctx string, op sim.Op) (sim.Labels, bool
 	var l sim.Labels
 	for _, f := range fs {
 		if f.key.Value != "zone" && f.key.Value != "rack" {
-			p.unknownKey(f.key, ctx, []string{"zone", "rack"})
+			p.errorf(f.key, "%s%s takes a name, a list of names or labels such as {zone: z1}; a mapping selects by zone and rack, not %q", ctx, op, clip(f.key.Value))
 			ok = false
 			continue
 		}

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -218,6 +219,8 @@ func (p *parser) paramValue(n *yaml.Node, param sim.Param, ctx string) (string, 
 			return "", false
 		}
 		return strconv.FormatFloat(v, 'f', -1, 64), ok
+	case sim.ParamCounts:
+		return p.counts(n, what, param.Min, param.Max)
 	case sim.ParamBool:
 		var b bool
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
@@ -258,4 +261,28 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// counts decodes a mapping from names to whole numbers, such as a
+// per-datacenter replication factor {z1: 3, z2: 3}, as a JSON object.
+func (p *parser) counts(n *yaml.Node, what string, lo, hi int) (string, bool) {
+	fs, ok := p.fields(n, what, "a mapping from names to numbers, such as {z1: 3, z2: 3}")
+	if !ok {
+		return "", false
+	}
+	m := map[string]int{}
+	for _, f := range fs {
+		name, okName := p.name(f.key, what+" name")
+		v, okV := p.intIn(f.val, fmt.Sprintf("%s of %q", what, clip(f.key.Value)), lo, hi)
+		if okName && okV {
+			m[name] = v
+		}
+		ok = ok && okName && okV
+	}
+	if len(fs) == 0 {
+		p.errorf(n, "%s needs at least one entry, such as {z1: 3}", what)
+		ok = false
+	}
+	js, _ := json.Marshal(m) // sorted keys: the same bytes for the same mapping
+	return string(js), ok
 }

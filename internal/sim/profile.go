@@ -35,6 +35,10 @@ type Profile struct {
 	// Effective, when not nil, fills in the defaults that depend on other
 	// parameters (the product's own Options.Effective), for reports.
 	Effective func(spec RuleSpec) RuleSpec
+	// PositionText, when not nil, says where a key of position h is in
+	// the product's own words, at placement pl: a signed token, a
+	// partition, a PG id.
+	PositionText func(r profile.Rule, pl profile.Placement, h uint64) string
 }
 
 // Opt declares a parameter stored in RuleSpec.Opts.
@@ -95,8 +99,8 @@ type profilePlacer struct {
 	pl      profile.Placement
 	// held is every key's primary at the last step, where a key with no
 	// live replica stays (see assign); stranded counts such keys.
-	held     []NodeID
-	stranded int
+	held      []NodeID
+	nStranded int
 }
 
 func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
@@ -127,19 +131,22 @@ func (pp *profilePlacer) update(st *State) []string {
 		return []string{fmt.Sprintf("%s: %s; the placement stays as it was", pp.p.Name, strings.TrimSuffix(err.Error(), "."))}
 	}
 	pp.pl = pl
-	pp.stranded = pp.hold()
-	if pp.stranded > 0 {
+	pp.nStranded = pp.hold(max(st.Replicas, 1))
+	if pp.nStranded > 0 {
 		return []string{fmt.Sprintf("%s: %d keys have no live replica (every node that holds them is failed or gone); they stay on the node that held them, unavailable, and are not counted as moved",
-			pp.p.Name, pp.stranded)}
+			pp.p.Name, pp.nStranded)}
 	}
 	return nil
 }
 
 // hold brings every key's held primary to the current placement — its
-// owner, or where it was when the product finds no live server for it —
-// and returns how many keys have none. It runs at every update, so that
-// a replay that assigns only at its last step (replayTo) holds the same.
-func (pp *profilePlacer) hold() int {
+// first live owner among its r, or where it was when the product finds no
+// live server for it — and returns how many keys have none. It asks for
+// r owners, as assign does, since a product may hold a key on r nodes
+// and answer for it from any that is live (Cassandra). It runs at every
+// update, so that a replay that assigns only at its last step (replayTo)
+// holds the same.
+func (pp *profilePlacer) hold(r int) int {
 	if pp.held == nil {
 		pp.held = make([]NodeID, len(pp.hash))
 		for i := range pp.held {
@@ -149,7 +156,7 @@ func (pp *profilePlacer) hold() int {
 	n := 0
 	var buf []int
 	for i, h := range pp.hash {
-		if buf = pp.pl.Owners(h, 1, buf[:0]); len(buf) == 0 {
+		if buf = pp.pl.Owners(h, r, buf[:0]); len(buf) == 0 {
 			n++
 		} else {
 			pp.held[i] = pp.ids[buf[0]]
@@ -166,7 +173,7 @@ func (pp *profilePlacer) checkStart(st *State) error {
 		_, err := pp.rule.Build(pp.servers, nil)
 		return err
 	}
-	stranded := pp.stranded
+	stranded := pp.nStranded
 	pp.pl, pp.held = nil, nil
 	if stranded > 0 {
 		return fmt.Errorf("%d keys have no live server to start with", stranded)
@@ -235,3 +242,12 @@ func unscale(p uint32, bits int) uint64 {
 }
 
 func (pp *profilePlacer) order() []uint32 { return pp.rank }
+
+func (pp *profilePlacer) positionText(key string) string {
+	if pp.p.PositionText == nil || pp.pl == nil {
+		return ""
+	}
+	return pp.p.PositionText(pp.rule, pp.pl, pp.rule.Hash([]byte(key)))
+}
+
+func (pp *profilePlacer) stranded() int { return pp.nStranded }

@@ -22,6 +22,7 @@ const (
 	ParamEnum                    // one of Values
 	ParamBool                    // true or false
 	ParamString                  // a string that Check accepts
+	ParamCounts                  // a mapping from names to whole numbers from Min to Max, held as JSON
 )
 
 // Param is one parameter a rule accepts besides rule and label.

@@ -158,6 +158,7 @@ func (run *ruleRun) step(i int) StepResult {
 		sr = t.applyWhole(i)
 	}
 	sr.Notes = notes
+	health(&sr, p, st, t.cur, run.res.Timeline.Labels)
 	sr.Arcs, sr.Points = p.geometry()
 	sr.Probes = probes(p, run.res.Scenario.Probes, st.Replicas)
 	sr.Recurs = t.recurs(i, sr.Fingerprint, run.recompute)
@@ -187,6 +188,7 @@ func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][
 		}
 		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank, keepCounts)
 		sr.Notes = notes
+		health(&sr, p, st, cur, res.Timeline.Labels)
 		sr.Arcs, sr.Points = p.geometry()
 		sr.Probes = probes(p, res.Scenario.Probes, st.Replicas)
 		for _, j := range seen[sr.Fingerprint] {
@@ -204,10 +206,19 @@ func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][
 
 func probes(p placer, keys []string, r int) []Probe {
 	out := make([]Probe, len(keys))
+	pt, _ := p.(positionTexter)
 	for i, k := range keys {
 		out[i].Position, out[i].Owners = p.probe(k, r)
+		if pt != nil {
+			out[i].Text = pt.positionText(k)
+		}
 	}
 	return out
+}
+
+// A positionTexter says where a key is in its product's own words.
+type positionTexter interface {
+	positionText(key string) string
 }
 
 // replayTo recomputes a rule's assignment at an earlier step from scratch;

@@ -46,6 +46,10 @@ type StepResult struct {
 	Copies int
 	// UnderReplicated counts keys with fewer than R live distinct nodes.
 	UnderReplicated int
+	// BelowQuorum counts keys with fewer than a quorum, ⌊R/2⌋ + 1, of live
+	// replicas; Unavailable those with none (a profile's key whose every
+	// replica is down); ZoneCollisions those with two replicas in one zone.
+	BelowQuorum, Unavailable, ZoneCollisions int
 	// Fingerprint is a 64-bit hash of the owner assignment: the wrapping
 	// sum over keys of mix64(canonical index, owner name hash). Equal
 	// assignments have equal fingerprints under every rule.
@@ -106,6 +110,10 @@ type Probe struct {
 	// modulo and jump, the slot for slots, the table index for maglev,
 	// the key's hash for rendezvous.
 	Position uint64
+	// Text is the position in the product's own words, for the rules
+	// that have one ("token -3674646904862786968", "partition 7", "PG
+	// 1.2a"), or "".
+	Text string
 	// Owners is the preference list, primary first.
 	Owners []NodeID
 }
@@ -256,10 +264,10 @@ func (r *Result) Arcs(rule, step int) []Arc {
 }
 
 // EachOwner replays rule up to step afresh and calls f for every key, in
-// canonical order, with its position and preference list there, exactly
-// as the probe table reports a probe: the bulk form of probes, for
+// canonical order, with its position and preference list there as a
+// Probe, exactly as the probe table reports a probe: the bulk form of probes, for
 // comparing a prediction with production key by key.
-func (r *Result) EachOwner(rule, step int, f func(key string, pos uint64, owners []NodeID)) error {
+func (r *Result) EachOwner(rule, step int, f func(key string, pos Probe)) error {
 	e := r.env()
 	p, err := newPlacer(r.Rules[rule].Spec, e)
 	if err != nil {
@@ -269,11 +277,16 @@ func (r *Result) EachOwner(rule, step int, f func(key string, pos uint64, owners
 		p.update(&r.Timeline.States[i])
 	}
 	rep := r.Timeline.States[step].Replicas
+	pt, _ := p.(positionTexter)
 	var buf []byte
 	for i := range r.Keys.Len() {
 		buf = r.Keys.AppendName(buf[:0], i)
-		pos, owners := p.probe(string(buf), rep)
-		f(string(buf), pos, owners)
+		var pr Probe
+		pr.Position, pr.Owners = p.probe(string(buf), rep)
+		if pt != nil {
+			pr.Text = pt.positionText(string(buf))
+		}
+		f(string(buf), pr)
 	}
 	return nil
 }

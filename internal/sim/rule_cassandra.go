@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/profile"
@@ -18,11 +19,24 @@ var cassandraProfile = Profile{
 			Doc: "Tokens per node of weight 1 (cassandra.yaml num_tokens); a node of weight w draws w × num_tokens.", One: "token per node", Many: "tokens per node"}),
 		Opt(Param{Name: "token_seed", Type: ParamInt, Min: 0, Max: 1<<31 - 1, Default: "0",
 			Doc: "Seeds each node's token draw (Cassandra's own draw cannot be reproduced); a node's tokens do not change when others join.", Prefix: "token seed "}),
+		Opt(Param{Name: "strategy", Type: ParamEnum, Values: []string{cassandra.Simple, cassandra.NTS}, Default: cassandra.Simple,
+			Doc: "The keyspace's replication: simple (SimpleStrategy, the scenario's replicas as RF) or nts (NetworkTopologyStrategy over the nodes' zones as datacenters and racks, with rf).", Prefix: "strategy "}),
+		Opt(Param{Name: "rf", Type: ParamCounts, Min: 0, Max: 64,
+			Doc: "NetworkTopologyStrategy's replication factor per datacenter (zone), such as {z1: 3, z2: 3}; nodes without a zone are in dc1.", Prefix: "rf "}),
 	},
 	Bits: 64,
+	PositionText: func(_ profile.Rule, _ profile.Placement, h uint64) string {
+		return "token " + strconv.FormatInt(int64(h), 10)
+	},
 	New: func(spec RuleSpec) (profile.Rule, error) {
 		n, _ := strconv.Atoi(spec.Opts["num_tokens"])
 		seed, _ := strconv.ParseUint(spec.Opts["token_seed"], 10, 64)
-		return cassandra.New(cassandra.Options{NumTokens: n, Seed: seed})
+		var rf map[string]int
+		if js := spec.Opts["rf"]; js != "" {
+			if err := json.Unmarshal([]byte(js), &rf); err != nil {
+				return nil, err
+			}
+		}
+		return cassandra.New(cassandra.Options{NumTokens: n, Seed: seed, Strategy: spec.Opts["strategy"], RF: rf})
 	},
 }

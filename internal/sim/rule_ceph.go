@@ -28,6 +28,9 @@ var cephProfile = Profile{
 			Doc: "The CRUSH weight (16.16 fixed point) of one unit of a node's weight; 65536 is 1.0.", Prefix: "weight unit "}),
 	},
 	Bits: 32, Mosaic: true,
+	PositionText: func(_ profile.Rule, pl profile.Placement, h uint64) string {
+		return "PG " + ceph.FormatPG(pl.(*ceph.Placement).PG(h))
+	},
 	New: func(spec RuleSpec) (profile.Rule, error) { return ceph.New(cephOptions(spec)) },
 	Effective: func(spec RuleSpec) RuleSpec {
 		spec.Opts = withOpt(spec.Opts, "pgp_num", strconv.Itoa(cephOptions(spec).Effective().PGPNum))

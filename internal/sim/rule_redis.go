@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"strconv"
+
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/redis"
 )
@@ -18,6 +20,9 @@ var redisProfile = Profile{
 			Doc: "cluster-require-full-coverage: yes makes one failed master with slots take the whole cluster down.", Prefix: "require_full_coverage "}),
 	},
 	Bits: 14, Mosaic: false,
+	PositionText: func(_ profile.Rule, _ profile.Placement, h uint64) string {
+		return "slot " + strconv.FormatUint(h, 10)
+	},
 	New: func(spec RuleSpec) (profile.Rule, error) {
 		return redis.New(redis.Options{Threshold: atof(spec.Opts["threshold"]), RequireFullCoverage: spec.Opts["require_full_coverage"]})
 	},

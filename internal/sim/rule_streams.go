@@ -25,6 +25,10 @@ var kafkaProfile = Profile{
 			Doc: "The replica assigner: kraft (StripedReplicaPlacer) or zookeeper (AdminUtils).", Prefix: "assignment "}),
 	},
 	Bits: 32, Mosaic: true,
+	PositionText: func(r profile.Rule, _ profile.Placement, h uint64) string {
+		kr := r.(*kafka.Rule)
+		return "partition " + strconv.Itoa(kr.Partition(h, kr.Options().Partitions))
+	},
 	New: func(spec RuleSpec) (profile.Rule, error) {
 		return kafka.New(kafka.Options{Partitions: atoi(spec.Opts["partitions"]), ReplicationFactor: atoi(spec.Opts["replication_factor"]),
 			Client: kafka.Client(spec.Opts["client"]), Assignment: kafka.Assigner(spec.Opts["assignment"])})
@@ -54,6 +58,9 @@ var elasticsearchProfile = Profile{
 			Doc: "index.number_of_replicas: copies of each shard beside its primary.", Prefix: "number_of_replicas "}),
 	},
 	Bits: 32, Mosaic: true,
+	PositionText: func(r profile.Rule, _ profile.Placement, h uint64) string {
+		return "shard " + strconv.Itoa(r.(*elasticsearch.Rule).Shard(h))
+	},
 	New: func(spec RuleSpec) (profile.Rule, error) { return elasticsearch.New(elasticsearchOptions(spec)) },
 	Effective: func(spec RuleSpec) RuleSpec {
 		spec.Opts = withOpt(spec.Opts, "routing_num_shards", strconv.Itoa(elasticsearchOptions(spec).Effective().RoutingNumShards))

@@ -1,0 +1,69 @@
+package sim
+
+import "slices"
+
+// A stranding placer can leave keys with no live replica on the node that
+// held them (profilePlacer); stranded says how many at the current step.
+type stranding interface {
+	stranded() int
+}
+
+// health counts, from the step's preference lists, the keys below a
+// quorum of live replicas, without one, and with two replicas in one zone
+// while as many zones as replicas are live.
+// Lists hold live nodes first and NoNode after them, but for a stranded
+// key, which keeps the down node that held it first.
+func health(sr *StepResult, p placer, st *State, lists [][]NodeID, labels []Labels) {
+	stranded := 0
+	if s, ok := p.(stranding); ok {
+		stranded = s.stranded()
+	}
+	sr.Unavailable = stranded
+	r := len(lists)
+	q := r/2 + 1
+	if q == 1 {
+		sr.BelowQuorum = stranded + countNoNode(lists[0])
+	} else {
+		sr.BelowQuorum = countNoNode(lists[q-1])
+	}
+	if r > 1 && liveZones(st, labels) >= r {
+		sr.ZoneCollisions = zoneCollisions(lists, labels)
+	}
+}
+
+// liveZones counts the zones with a live member: two replicas in one zone
+// are a collision only when r zones could hold them apart.
+func liveZones(st *State, labels []Labels) int {
+	var zones []string
+	for _, m := range st.Members {
+		if z := labels[m.ID].Zone; !m.Failed && z != "" && !slices.Contains(zones, z) {
+			zones = append(zones, z)
+		}
+	}
+	return len(zones)
+}
+
+// zoneCollisions counts keys with two replicas in one (named) zone.
+func zoneCollisions(lists [][]NodeID, labels []Labels) int {
+	n := 0
+	for k := range lists[0] {
+	key:
+		for a := range lists {
+			za := zoneOf(lists[a][k], labels)
+			for b := a + 1; b < len(lists) && za != ""; b++ {
+				if zoneOf(lists[b][k], labels) == za {
+					n++
+					break key
+				}
+			}
+		}
+	}
+	return n
+}
+
+func zoneOf(id NodeID, labels []Labels) string {
+	if id == NoNode {
+		return ""
+	}
+	return labels[id].Zone
+}
