@@ -59,6 +59,7 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 	}
 	p.checkExpect(s, expect)
 	p.checkCompare(s, compare)
+	p.checkResizes(s)
 	p.checkStudy(s, membershipOK)
 	return s
 }

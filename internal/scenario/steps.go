@@ -11,7 +11,7 @@ import (
 )
 
 // opKeys are the operations a step may hold, in sim.Op order.
-var opKeys = []string{"add", "remove", "fail", "recover", "vnodes", "replicas", "weight"}
+var opKeys = []string{"add", "remove", "fail", "recover", "vnodes", "replicas", "weight", "partitions", "shards"}
 
 // stepPos records where a step's parts are, to place Timeline errors.
 type stepPos struct {
@@ -95,6 +95,10 @@ func (p *parser) operation(st *sim.Step, f field, ctx string) []*yaml.Node {
 		p.noteVNodes(v, st.Value)
 	case sim.OpReplicas:
 		st.Value, _ = p.intIn(v, ctx+"replicas", 1, MaxReplicas)
+	case sim.OpPartitions:
+		st.Value, _ = p.intIn(v, ctx+"partitions", 1, 1_000_000)
+	case sim.OpShards:
+		st.Value, _ = p.intIn(v, ctx+"shards", 1, 1024)
 	case sim.OpWeight:
 		var entries []*yaml.Node
 		st.Nodes, entries = p.weights(v, ctx)
@@ -104,7 +108,7 @@ func (p *parser) operation(st *sim.Step, f field, ctx string) []*yaml.Node {
 	case sim.OpRecover:
 		st.All = isWord(v, "all")
 	}
-	if st.Op == sim.OpVNodes || st.Op == sim.OpReplicas || st.Random || st.All {
+	if st.Op == sim.OpVNodes || st.Op == sim.OpReplicas || st.Op == sim.OpPartitions || st.Op == sim.OpShards || st.Random || st.All {
 		return nil
 	}
 	if v.Kind == yaml.MappingNode && st.Op != sim.OpAdd {
@@ -172,4 +176,29 @@ func (p *parser) weights(v *yaml.Node, ctx string) ([]sim.NodeSpec, []*yaml.Node
 		}
 	}
 	return specs, entries
+}
+
+// checkResizes checks the steps that resize a product's units (partitions,
+// shards) against the rules that have them: a step no rule takes, and a
+// resize the product refuses, are errors at the step.
+func (p *parser) checkResizes(s *sim.Scenario) {
+	for i, st := range s.Steps {
+		if st.Op != sim.OpPartitions && st.Op != sim.OpShards {
+			continue
+		}
+		if !slices.ContainsFunc(s.Rules, func(r sim.RuleSpec) bool { return sim.KindOf(r.Kind).Resizes() == st.Op }) && i < len(p.steps) {
+			var takers []string
+			for _, k := range sim.Kinds {
+				if k.Resizes() == st.Op {
+					takers = append(takers, k.Name)
+				}
+			}
+			p.errorf(p.steps[i].op, "step %d: %s applies to %s rules; the scenario has none", i+1, st.Op, strings.Join(takers, " and "))
+		}
+	}
+	for _, r := range s.Rules {
+		if n, err := sim.KindOf(r.Kind).CheckResizes(r, s.Steps); err != nil && n-1 < len(p.steps) {
+			p.errorf(p.steps[n-1].op, "step %d: %s for rule %s: %v", n, s.Steps[n-1].Op, r.Label, err)
+		}
+	}
 }

@@ -8,6 +8,12 @@ type stranding interface {
 	stranded() int
 }
 
+// A repartitioner places keys in units (partitions, shards) and says how
+// many keys changed unit at the current step.
+type repartitioner interface {
+	repartitioned() int
+}
+
 // health counts, from the step's preference lists, the keys below a
 // quorum of live replicas, without one, and with two replicas in one zone
 // while as many zones as replicas are live.
@@ -19,6 +25,9 @@ func health(sr *StepResult, p placer, st *State, lists [][]NodeID, labels []Labe
 		stranded = s.stranded()
 	}
 	sr.Unavailable = stranded
+	if u, ok := p.(repartitioner); ok {
+		sr.Repartitioned = u.repartitioned()
+	}
 	r := len(lists)
 	q := r/2 + 1
 	if q == 1 {

@@ -137,9 +137,11 @@ const (
 	OpVNodes             // set points per node of every ring rule to Value
 	OpReplicas           // set the preference-list length to Value
 	OpWeight             // set the weights of Nodes
+	OpPartitions         // set the partition count of every Kafka rule to Value
+	OpShards             // split or shrink every Elasticsearch index to Value shards
 )
 
-var opNames = [...]string{"start", "add", "remove", "fail", "recover", "vnodes", "replicas", "weight"}
+var opNames = [...]string{"start", "add", "remove", "fail", "recover", "vnodes", "replicas", "weight", "partitions", "shards"}
 
 // String returns the op's scenario spelling ("add", "remove", ...).
 func (o Op) String() string {
@@ -160,7 +162,8 @@ type Step struct {
 	Random bool
 	// All recovers every failed member (recover only).
 	All bool
-	// Value is the new count for vnodes and replicas steps.
+	// Value is the new count for vnodes, replicas, partitions and shards
+	// steps.
 	Value int
 	// Where, when not empty, selects the step's nodes by label instead of
 	// by name: every member in that zone and rack (remove, fail and

@@ -39,6 +39,17 @@ type Profile struct {
 	// the product's own words, at placement pl: a signed token, a
 	// partition, a PG id.
 	PositionText func(r profile.Rule, pl profile.Placement, h uint64) string
+	// Unit, when not nil, is the product's unit of placement a key of
+	// position h falls in (a partition, a shard): keys whose unit changes
+	// at a step are counted as repartitioned (for Kafka, they lose their
+	// per-key ordering).
+	Unit func(r profile.Rule, pl profile.Placement, h uint64) int
+	// Resize, when not nil, is the step that changes the rule's unit
+	// count (OpPartitions or OpShards), and Resized returns the spec after
+	// it, from the spec before, or an error saying what the product
+	// allows. The key positions (Rule.Hash) must not depend on it.
+	Resize  Op
+	Resized func(spec RuleSpec, to int) (RuleSpec, error)
 }
 
 // Opt declares a parameter stored in RuleSpec.Opts.
@@ -56,6 +67,35 @@ func Opt(p Param) Param {
 	return p
 }
 
+// CheckResizes checks, in step order, every resize step of the profile's
+// kind (OpPartitions, OpShards) against a spec: nil, or the first step the
+// product would refuse, by its number, with the product's reason.
+func (k *Kind) CheckResizes(spec RuleSpec, steps []Step) (step int, err error) {
+	p := k.profile
+	if p == nil || p.Resized == nil {
+		return 0, nil
+	}
+	spec = withDefaults(p.Params, spec)
+	for i, st := range steps {
+		if st.Op != p.Resize {
+			continue
+		}
+		if spec, err = p.Resized(spec, st.Value); err != nil {
+			return i + 1, err
+		}
+	}
+	return 0, nil
+}
+
+// Resizes reports the step a kind's resize follows (OpPartitions,
+// OpShards), or OpStart when it has none.
+func (k *Kind) Resizes() Op {
+	if k.profile == nil || k.profile.Resized == nil {
+		return OpStart
+	}
+	return k.profile.Resize
+}
+
 // Kind returns the registry entry of the profile.
 func (p Profile) Kind() Kind {
 	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, profile: &p, effective: p.Effective,
@@ -68,11 +108,14 @@ func (p Profile) Kind() Kind {
 			return func(b []byte) uint32 { return scaleTo32(r.Hash(b), p.Bits) }
 		},
 		build: func(spec RuleSpec, e *env) (placer, error) {
-			r, err := p.New(withDefaults(p.Params, spec))
+			spec = withDefaults(p.Params, spec)
+			r, err := p.New(spec)
 			if err != nil {
 				return nil, fmt.Errorf("rule %s: %w", p.Name, err)
 			}
-			return newProfilePlacer(p, r, e), nil
+			pp := newProfilePlacer(p, r, e)
+			pp.spec = spec
+			return pp, nil
 		}}
 }
 
@@ -101,6 +144,14 @@ type profilePlacer struct {
 	// live replica stays (see assign); stranded counts such keys.
 	held      []NodeID
 	nStranded int
+	// spec is the rule's spec as it runs now (after resize steps), size
+	// the unit count a resize step last set (0: the spec's own).
+	spec RuleSpec
+	size int
+	// units is every key's unit at the last step, and moved how many
+	// changed unit at this one (Profile.Unit).
+	units []int32
+	moved int
 }
 
 func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
@@ -118,6 +169,10 @@ func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
 // update gives the product the members in join order, failed ones marked
 // Down, and builds its placement from the previous one.
 func (pp *profilePlacer) update(st *State) []string {
+	var notes []string
+	if n := pp.resize(st); n != "" {
+		notes = append(notes, n)
+	}
 	pp.servers = pp.servers[:0]
 	pp.ids = pp.ids[:0]
 	for _, m := range st.Members {
@@ -128,16 +183,61 @@ func (pp *profilePlacer) update(st *State) []string {
 	}
 	pl, err := pp.rule.Build(pp.servers, pp.pl)
 	if err != nil {
-		return []string{fmt.Sprintf("%s: %s; the placement stays as it was", pp.p.Name, strings.TrimSuffix(err.Error(), "."))}
+		return append(notes, fmt.Sprintf("%s: %s; the placement stays as it was", pp.p.Name, strings.TrimSuffix(err.Error(), ".")))
 	}
 	pp.pl = pl
 	pp.nStranded = pp.hold(max(st.Replicas, 1))
+	pp.countUnits()
 	if pp.nStranded > 0 {
-		return []string{fmt.Sprintf("%s: %d keys have no live replica (every node that holds them is failed or gone); they stay on the node that held them, unavailable, and are not counted as moved",
-			pp.p.Name, pp.nStranded)}
+		notes = append(notes, fmt.Sprintf("%s: %d keys have no live replica (every node that holds them is failed or gone); they stay on the node that held them, unavailable, and are not counted as moved",
+			pp.p.Name, pp.nStranded))
 	}
-	return nil
+	return notes
 }
+
+// resize applies a step that changes the rule's unit count: the product's
+// rule for the new count, built next from the current placement, as the
+// product grows a topic's partitions or splits an index. It returns a
+// note when the product refuses (the parser checks this beforehand).
+func (pp *profilePlacer) resize(st *State) string {
+	to := st.Partitions
+	if pp.p.Resize == OpShards {
+		to = st.Shards
+	}
+	if pp.p.Resized == nil || to == 0 || to == pp.size {
+		return ""
+	}
+	spec, err := pp.p.Resized(pp.spec, to)
+	if err == nil {
+		var r profile.Rule
+		if r, err = pp.p.New(spec); err == nil {
+			pp.rule, pp.spec, pp.size = r, spec, to
+			return ""
+		}
+	}
+	return fmt.Sprintf("%s: %v; the count stays as it was", pp.p.Name, err)
+}
+
+// countUnits counts the keys whose unit changed since the last step.
+func (pp *profilePlacer) countUnits() {
+	if pp.p.Unit == nil {
+		return
+	}
+	first := pp.units == nil
+	if first {
+		pp.units = make([]int32, len(pp.hash))
+	}
+	pp.moved = 0
+	for i, h := range pp.hash {
+		u := int32(pp.p.Unit(pp.rule, pp.pl, h))
+		if !first && u != pp.units[i] {
+			pp.moved++
+		}
+		pp.units[i] = u
+	}
+}
+
+func (pp *profilePlacer) repartitioned() int { return pp.moved }
 
 // hold brings every key's held primary to the current placement — its
 // first live owner among its r, or where it was when the product finds no
@@ -174,7 +274,7 @@ func (pp *profilePlacer) checkStart(st *State) error {
 		return err
 	}
 	stranded := pp.nStranded
-	pp.pl, pp.held = nil, nil
+	pp.pl, pp.held, pp.units = nil, nil, nil
 	if stranded > 0 {
 		return fmt.Errorf("%d keys have no live server to start with", stranded)
 	}

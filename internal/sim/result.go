@@ -50,6 +50,11 @@ type StepResult struct {
 	// replicas; Unavailable those with none (a profile's key whose every
 	// replica is down); ZoneCollisions those with two replicas in one zone.
 	BelowQuorum, Unavailable, ZoneCollisions int
+	// Repartitioned counts keys whose unit of placement changed: their
+	// Kafka partition, Elasticsearch shard. A Kafka key that changes
+	// partition loses its per-key ordering, whether or not its broker
+	// changes.
+	Repartitioned int
 	// Fingerprint is a 64-bit hash of the owner assignment: the wrapping
 	// sum over keys of mix64(canonical index, owner name hash). Equal
 	// assignments have equal fingerprints under every rule.

@@ -1,7 +1,10 @@
 package sim
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/elasticsearch"
@@ -25,14 +28,28 @@ var kafkaProfile = Profile{
 			Doc: "The replica assigner: kraft (StripedReplicaPlacer) or zookeeper (AdminUtils).", Prefix: "assignment "}),
 	},
 	Bits: 32, Mosaic: true,
-	PositionText: func(r profile.Rule, _ profile.Placement, h uint64) string {
-		kr := r.(*kafka.Rule)
-		return "partition " + strconv.Itoa(kr.Partition(h, kr.Options().Partitions))
+	PositionText: func(r profile.Rule, pl profile.Placement, h uint64) string {
+		return "partition " + strconv.Itoa(kafkaPartition(r, pl, h))
+	},
+	Unit:   kafkaPartition,
+	Resize: OpPartitions,
+	Resized: func(spec RuleSpec, to int) (RuleSpec, error) {
+		if from := atoi(spec.Opts["partitions"]); to < from {
+			return spec, fmt.Errorf("a topic's partitions can only grow (Kafka refuses to go from %d to %d)", from, to)
+		}
+		spec.Opts = withOpt(spec.Opts, "partitions", strconv.Itoa(to))
+		return spec, nil
 	},
 	New: func(spec RuleSpec) (profile.Rule, error) {
 		return kafka.New(kafka.Options{Partitions: atoi(spec.Opts["partitions"]), ReplicationFactor: atoi(spec.Opts["replication_factor"]),
 			Client: kafka.Client(spec.Opts["client"]), Assignment: kafka.Assigner(spec.Opts["assignment"])})
 	},
+}
+
+// kafkaPartition is the partition a key of position h writes to.
+func kafkaPartition(r profile.Rule, _ profile.Placement, h uint64) int {
+	kr := r.(*kafka.Rule)
+	return kr.Partition(h, kr.Options().Partitions)
 }
 
 func kafkaClients() []string {
@@ -60,6 +77,17 @@ var elasticsearchProfile = Profile{
 	Bits: 32, Mosaic: true,
 	PositionText: func(r profile.Rule, _ profile.Placement, h uint64) string {
 		return "shard " + strconv.Itoa(r.(*elasticsearch.Rule).Shard(h))
+	},
+	Unit:   func(r profile.Rule, _ profile.Placement, h uint64) int { return r.(*elasticsearch.Rule).Shard(h) },
+	Resize: OpShards,
+	Resized: func(spec RuleSpec, to int) (RuleSpec, error) {
+		o, err := elasticsearch.Resize(elasticsearchOptions(spec), to)
+		if err != nil {
+			return spec, errors.New(strings.TrimPrefix(err.Error(), "elasticsearch: "))
+		}
+		spec.Opts = withOpt(spec.Opts, "shards", strconv.Itoa(o.Shards))
+		spec.Opts = withOpt(spec.Opts, "routing_num_shards", strconv.Itoa(o.RoutingNumShards))
+		return spec, nil
 	},
 	New: func(spec RuleSpec) (profile.Rule, error) { return elasticsearch.New(elasticsearchOptions(spec)) },
 	Effective: func(spec RuleSpec) RuleSpec {

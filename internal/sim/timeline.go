@@ -44,6 +44,9 @@ type State struct {
 	VNodes int
 	// Replicas is the preference-list length.
 	Replicas int
+	// Partitions and Shards override every Kafka rule's partition count
+	// and every Elasticsearch rule's shard count when non-zero.
+	Partitions, Shards int
 }
 
 // Live returns the number of members that have not failed.
@@ -219,7 +222,8 @@ func (b *timelineBuilder) errorf(step, node int, format string, args ...any) {
 func (b *timelineBuilder) apply(n int, st Step) {
 	prev := &b.t.States[len(b.t.States)-1]
 	next := State{Op: st.Op, Note: st.Note, Random: st.Random, VNodes: prev.VNodes,
-		Replicas: prev.Replicas, Members: append([]Member(nil), prev.Members...)}
+		Replicas: prev.Replicas, Partitions: prev.Partitions, Shards: prev.Shards,
+		Members: append([]Member(nil), prev.Members...)}
 	switch st.Op {
 	case OpAdd:
 		b.add(n, st, &next)
@@ -233,6 +237,10 @@ func (b *timelineBuilder) apply(n int, st Step) {
 		next.VNodes = st.Value
 	case OpReplicas:
 		next.Replicas = st.Value
+	case OpPartitions:
+		next.Partitions = st.Value
+	case OpShards:
+		next.Shards = st.Value
 	default:
 		b.errorf(n, -1, "unknown operation %v", st.Op)
 	}

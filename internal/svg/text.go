@@ -35,6 +35,10 @@ func opShort(res *sim.Result, i int) string {
 		return "v=" + strconv.Itoa(st.VNodes)
 	case sim.OpReplicas:
 		return "R=" + strconv.Itoa(st.Replicas)
+	case sim.OpPartitions:
+		return "p=" + strconv.Itoa(st.Partitions)
+	case sim.OpShards:
+		return "s=" + strconv.Itoa(st.Shards)
 	case sim.OpWeight:
 		return "w " + first
 	}

@@ -20,6 +20,10 @@ func Change(res *sim.Result, i, maxNames int) string {
 		return "points per node → " + strconv.Itoa(st.VNodes)
 	case sim.OpReplicas:
 		return "replicas → " + strconv.Itoa(st.Replicas)
+	case sim.OpPartitions:
+		return "partitions → " + strconv.Itoa(st.Partitions)
+	case sim.OpShards:
+		return "shards → " + strconv.Itoa(st.Shards)
 	case sim.OpRecover:
 		if i-1 < len(res.Scenario.Steps) && res.Scenario.Steps[i-1].All {
 			if len(st.Named) == 0 {
