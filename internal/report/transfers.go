@@ -130,7 +130,12 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 // TransfersCSVLimit bytes; otherwise it returns nil and false, having
 // written at most that much.
 func TransfersCSV(res *sim.Result) ([]byte, bool, error) {
-	buf := limitedBuffer{limit: TransfersCSVLimit}
+	return transfersCSV(res, TransfersCSVLimit)
+}
+
+// transfersCSV is TransfersCSV with a limit of limit bytes.
+func transfersCSV(res *sim.Result, limit int) ([]byte, bool, error) {
+	buf := limitedBuffer{limit: limit}
 	err := WriteTransfersCSV(&buf, res, -1)
 	switch {
 	case errors.Is(err, errTooLarge):
