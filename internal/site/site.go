@@ -82,6 +82,9 @@ type Scenario struct {
 	files    []File        // the scenario's files but index.html
 	body     template.HTML // the report as HTML, figures inlined
 	headings []Heading     // the report's sections
+	// transfersCSV is set when files hold transfers.csv, which a build
+	// leaves out past report.TransfersCSVLimit.
+	transfersCSV bool
 }
 
 // Parse parses every input and returns all problems of all files at once.
@@ -368,6 +371,7 @@ func (sc *Scenario) build(s *sim.Scenario, plan sweep.Plan, opts Options, slots 
 	}
 	for _, f := range data {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
+		sc.transfersCSV = sc.transfersCSV || f.Name == TransfersCSV
 	}
 	return nil
 }
@@ -386,7 +390,8 @@ func goCatching(wg *sync.WaitGroup, errp *error, f func() error) {
 	})
 }
 
-// dataFiles renders data.json and steps.csv, which need no figures.
+// dataFiles renders data.json and steps.csv, which need no figures, and
+// transfers.csv while it stays within report.TransfersCSVLimit.
 func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 	js, err := report.JSONStudy(res, study)
 	if err != nil {
@@ -397,12 +402,22 @@ func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 		return nil, err
 	}
 	files := []report.File{{Name: "data.json", Data: js}, {Name: "steps.csv", Data: csv}}
+	tr, ok, err := report.TransfersCSV(res)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		files = append(files, report.File{Name: TransfersCSV, Data: tr})
+	}
 	mig, err := report.MigrationsCSV(res)
 	if err != nil || mig == nil {
 		return files, err
 	}
 	return append(files, report.File{Name: "migrations.csv", Data: mig}), nil
 }
+
+// TransfersCSV is the name of the side file with every transfer pair.
+const TransfersCSV = "transfers.csv"
 
 // render fills in the report model, the page body and the scenario's
 // figures and report.md.
