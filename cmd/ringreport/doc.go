@@ -64,13 +64,17 @@
 // strips for one -step, history, balance, deviation and transfers for the
 // whole run, sweep-cv, sweep-worst-deviation and sweep-moved for a
 // scenario with sweep: (exit status 1 without one), and report
-// (Markdown), data (JSON, with the sweep and seed bands) and csv. -rule
-// keeps only the rule with that label.
+// (Markdown), data (JSON, with the sweep and seed bands), csv, owners
+// (every key's owners at -step n) and transfers-csv (every from → to pair
+// of moved keys, at every step or at -step n: the file a build leaves
+// out when it would pass 5 MiB). -rule keeps only the rule with that
+// label.
 //
 //	$ ringreport render ring --rule ring --step 3 scenarios/ring.yaml > ring.svg
 //	$ ringreport render history scenarios/ring.yaml > history.svg
 //	$ ringreport render sweep-cv scenarios/points-sweep.yaml > sweep-cv.svg
 //	$ ringreport render data --rule modulo scenarios/ring.yaml > modulo.json
+//	$ ringreport render transfers-csv -step 1 scenarios/ring.yaml > transfers-1.csv
 //
 // # Schema
 //
