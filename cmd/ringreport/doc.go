@@ -22,8 +22,9 @@
 // The site holds index.html, a gallery of every scenario, and README.md,
 // the same gallery for readers on a code host; and for each scenario a
 // folder with index.html (a self-contained page: inline CSS and SVG, no
-// scripts, works offline), report.md, data.json, steps.csv and the
-// figures as SVG files.
+// scripts, works offline), report.md, data.json, steps.csv,
+// transfers.csv (every from → to pair of moved keys, left out past 5
+// MiB) and the figures as SVG files.
 //
 // Scenarios are replayed in parallel, -j at a time (default: one per
 // CPU); the output does not depend on -j. A progress bar is drawn on
