@@ -22,8 +22,9 @@
 // The site holds index.html, a gallery of every scenario, and README.md,
 // the same gallery for readers on a code host; and for each scenario a
 // folder with index.html (a self-contained page: inline CSS and SVG, no
-// scripts, works offline), report.md, data.json, steps.csv and the
-// figures as SVG files.
+// scripts, works offline), report.md, data.json, steps.csv,
+// transfers.csv (every from → to pair of moved keys, left out past 5
+// MiB) and the figures as SVG files.
 //
 // Scenarios are replayed in parallel, -j at a time (default: one per
 // CPU); the output does not depend on -j. A progress bar is drawn on
@@ -64,13 +65,17 @@
 // strips for one -step, history, balance, deviation and transfers for the
 // whole run, sweep-cv, sweep-worst-deviation and sweep-moved for a
 // scenario with sweep: (exit status 1 without one), and report
-// (Markdown), data (JSON, with the sweep and seed bands) and csv. -rule
-// keeps only the rule with that label.
+// (Markdown), data (JSON, with the sweep and seed bands), csv, owners
+// (every key's owners at -step n) and transfers-csv (every from → to pair
+// of moved keys, at every step or at -step n: the file a build leaves
+// out when it would pass 5 MiB). -rule keeps only the rule with that
+// label.
 //
 //	$ ringreport render ring --rule ring --step 3 scenarios/ring.yaml > ring.svg
 //	$ ringreport render history scenarios/ring.yaml > history.svg
 //	$ ringreport render sweep-cv scenarios/points-sweep.yaml > sweep-cv.svg
 //	$ ringreport render data --rule modulo scenarios/ring.yaml > modulo.json
+//	$ ringreport render transfers-csv -step 1 scenarios/ring.yaml > transfers-1.csv
 //
 // # Schema
 //

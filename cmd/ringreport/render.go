@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"flag"
@@ -24,23 +25,25 @@ type target struct {
 	name    string // the <what> argument
 	perStep bool   // a figure of one step, which needs -step
 	about   string // for the usage message
+	anyStep bool   // takes -step n, and covers every step without it
 }
 
 // renderable lists what render can write.
 var renderable = []target{
-	{"ring", true, "the rings of one step (SVG; rings works too)"},
-	{"strips", true, "the changed-key strips of one step after step 0 (SVG)"},
-	{"history", false, "keys moved per step and in total (SVG)"},
-	{"balance", false, "keys per node after the last step (SVG)"},
-	{"deviation", false, "worst deviation from the fair share, step by step (SVG)"},
-	{"transfers", false, "keys each node received and sent over the run (SVG)"},
-	{"sweep-cv", false, "cv at step 0 against the swept parameter (SVG; needs sweep:)"},
-	{"sweep-worst-deviation", false, "worst deviation at step 0 against the swept parameter (SVG; needs sweep:)"},
-	{"sweep-moved", false, "keys moved by step 1 against the swept parameter (SVG; needs sweep:)"},
-	{"report", false, "the Markdown report (report.md; its figures are separate files)"},
-	{"data", false, "every metric per step and rule, and the sweep (data.json)"},
-	{"csv", false, "one row per step and rule (steps.csv)"},
-	{"owners", false, "every key's position and preference list per rule at -step n, default the last (CSV)"},
+	{"ring", true, "the rings of one step (SVG; rings works too)", false},
+	{"strips", true, "the changed-key strips of one step after step 0 (SVG)", false},
+	{"history", false, "keys moved per step and in total (SVG)", false},
+	{"balance", false, "keys per node after the last step (SVG)", false},
+	{"deviation", false, "worst deviation from the fair share, step by step (SVG)", false},
+	{"transfers", false, "keys each node received and sent over the run (SVG)", false},
+	{"sweep-cv", false, "cv at step 0 against the swept parameter (SVG; needs sweep:)", false},
+	{"sweep-worst-deviation", false, "worst deviation at step 0 against the swept parameter (SVG; needs sweep:)", false},
+	{"sweep-moved", false, "keys moved by step 1 against the swept parameter (SVG; needs sweep:)", false},
+	{"report", false, "the Markdown report (report.md; its figures are separate files)", false},
+	{"data", false, "every metric per step and rule, and the sweep (data.json)", false},
+	{"csv", false, "one row per step and rule (steps.csv)", false},
+	{"owners", false, "every key's position and preference list per rule at -step n, default the last (CSV)", true},
+	{"transfers-csv", false, "every from → to pair of moved keys per step and rule, or at -step n alone (transfers.csv)", true},
 }
 
 // renderFlags are render's flags and arguments.
@@ -80,7 +83,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	var f renderFlags
 	fs := newFlagSet("render", "<what> <scenario.yaml>", stderr)
 	fs.StringVar(&f.rule, "rule", "", "render only the rule labelled `label` (default: every rule)")
-	fs.Var(&f.stepArg, "step", "the step `n` of a ring or strips figure (0 is the starting cluster)")
+	fs.Var(&f.stepArg, "step", "the step `n` of a ring or strips figure, of owners or of transfers-csv (0 is the starting cluster)")
 	registerLimits(fs, &f.limits)
 	fs.Usage = func() { renderUsage(fs, stderr) }
 	pos, code, ok := parseInterspersed(fs, args)
@@ -93,12 +96,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "run 'ringreport help render' for usage")
 		return exitUsage
 	}
-	out, err := f.render()
-	if err != nil {
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	if err := f.render(out); err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
-	if _, err := stdout.Write(out); err != nil {
+	if err := out.Flush(); err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
@@ -151,7 +154,7 @@ func (f *renderFlags) check(pos []string) error {
 	switch {
 	case r.perStep && f.step < 0:
 		return fmt.Errorf("%s needs -step n (0 is the starting cluster)", f.what)
-	case !r.perStep && f.step >= 0 && f.what != "owners":
+	case !r.perStep && f.step >= 0 && !r.anyStep:
 		return fmt.Errorf("-step does not apply to %s, which covers every step", f.what)
 	case f.what == "strips" && f.step == 0:
 		return errors.New("strips show what changed at a step; step 0 has none: use -step 1 or later")
@@ -167,15 +170,29 @@ func renderNames() string {
 	return strings.Join(names, ", ")
 }
 
-// render reads, parses and replays the scenario and renders the request.
-// A panic below it is a bug; it becomes an error, so that the command
-// still exits with status 1.
-func (f *renderFlags) render() (out []byte, err error) {
+// render reads, parses and replays the scenario and writes the request
+// to w: the data files (data, csv, transfers-csv) as they are rendered,
+// anything else once complete. A panic below it is a bug; it becomes an
+// error, so that the command still exits with status 1.
+func (f *renderFlags) render(w io.Writer) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("%s: internal error (please report it): %v\n%s", f.file, p, debug.Stack())
+			err = fmt.Errorf("%s: internal error (please report it): %v\n%s", f.file, p, debug.Stack())
 		}
 	}()
+	out, err := f.rendered(w)
+	if err != nil || out == nil {
+		return err
+	}
+	if _, err := w.Write(out); err != nil {
+		return fmt.Errorf("ringreport: %w", err)
+	}
+	return nil
+}
+
+// rendered does render's work: it writes a data file to w itself and
+// returns nil, and returns anything else.
+func (f *renderFlags) rendered(w io.Writer) ([]byte, error) {
 	in, err := readInput(f.file, f.limits)
 	if err != nil {
 		return nil, fmt.Errorf("ringreport: %w", err)
@@ -213,9 +230,11 @@ func (f *renderFlags) render() (out []byte, err error) {
 		figs = append(figs, svg.SweepFigures(st)...)
 		return report.Markdown(res, figs, report.Options{Study: st})
 	case "data":
-		return report.JSONStudy(res, st)
+		return nil, report.WriteJSON(w, res, st)
 	case "csv":
-		return report.CSV(res)
+		return nil, report.WriteCSV(w, res)
+	case "transfers-csv":
+		return nil, report.WriteTransfersCSV(w, res, f.step)
 	case "owners":
 		step := f.step
 		if step < 0 {

@@ -304,7 +304,17 @@ type ruleStep struct {
 	UnderRepl      int            `json:"under_replicated"`
 	Notes          []string       `json:"notes"`
 	Transfers      []transfer     `json:"transfers"`
+	TransfersRest  transferRest   `json:"transfers_rest"`
 }
+
+// transferRest is what data.json leaves out of a step's transfers.
+type transferRest struct {
+	Pairs int `json:"pairs"`
+	Keys  int `json:"keys"`
+}
+
+// maxTransfers is the most pairs data.json lists per step and rule.
+const maxTransfers = 100
 
 type transfer struct {
 	From string `json:"from"`
@@ -457,6 +467,21 @@ func expected(c cluster, all []placement, i int, K int, everSeen []string, total
 			}
 			return order[x.To] < order[y.To]
 		})
+		// data.json keeps the maxTransfers pairs that moved the most
+		// keys, ties to the earlier pair, in from-then-to order.
+		byKeys := slices.Clone(out.Transfers)
+		sort.SliceStable(byKeys, func(a, b int) bool { return byKeys[a].Keys > byKeys[b].Keys })
+		if len(byKeys) > maxTransfers {
+			for _, t := range byKeys[maxTransfers:] {
+				out.TransfersRest.Pairs++
+				out.TransfersRest.Keys += t.Keys
+			}
+			kept := map[transfer]bool{}
+			for _, t := range byKeys[:maxTransfers] {
+				kept[t] = true
+			}
+			out.Transfers = slices.DeleteFunc(out.Transfers, func(t transfer) bool { return !kept[t] })
+		}
 	}
 	out.MovedFraction = float64(out.Moved) / float64(K)
 	out.TotalMoved = totalBefore + out.Moved
@@ -896,8 +921,8 @@ func check(s scen, d jsonData) []string {
 			if (got.Recurs == nil) != (want.Recurs == nil) || got.Recurs != nil && *got.Recurs != *want.Recurs {
 				bad("%s: recurs %s, want %s", at, ptr(got.Recurs), ptr(want.Recurs))
 			}
-			if !slices.Equal(got.Transfers, want.Transfers) {
-				bad("%s: transfers %v, want %v", at, got.Transfers, want.Transfers)
+			if !slices.Equal(got.Transfers, want.Transfers) || got.TransfersRest != want.TransfersRest {
+				bad("%s: transfers %v and %+v more, want %v and %+v", at, got.Transfers, got.TransfersRest, want.Transfers, want.TransfersRest)
 			}
 			// Fingerprints: equal exactly when the owner assignments are.
 			var ob strings.Builder

@@ -2,9 +2,8 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"math"
+	"io"
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -12,8 +11,10 @@ import (
 )
 
 // This file writes data.json (schema: SCHEMA.md). Objects whose keys are
-// data (node names, rule labels, probe keys) are ordered slices, never Go
-// maps; floats are printed with a fixed number of decimals.
+// data (node names, rule labels, probe keys) follow the data's order;
+// floats are printed with a fixed number of decimals. The document is
+// written member by member as it is walked (jsonWriter), without
+// reflection and without an in-memory copy of the whole.
 
 // FloatDecimals is the number of decimals of every float in data.json and
 // steps.csv.
@@ -27,356 +28,380 @@ func JSON(res *sim.Result) ([]byte, error) { return JSONStudy(res, nil) }
 // JSONStudy renders data.json with st, what the scenario's sweep: and
 // seeds: measured (sweep.Execute), as its "sweep" member; st may be nil.
 func JSONStudy(res *sim.Result, st *sweep.Result) ([]byte, error) {
-	if err := check(res); err != nil {
-		return nil, fmt.Errorf("cannot build data.json: %w", err)
-	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(jsonData(res, st)); err != nil {
-		return nil, fmt.Errorf("cannot encode data.json: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// fixed6 is a float that encodes with FloatDecimals decimals, or as null
-// when it is not finite.
-type fixed6 float64
-
-// MarshalJSON implements json.Marshaler.
-func (x fixed6) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-		return []byte("null"), nil
-	}
-	return []byte(fixed(FloatDecimals, float64(x))), nil
-}
-
-// object is a JSON object whose members keep their order.
-type object []member
-
-type member struct {
-	key   string
-	value any
-}
-
-// MarshalJSON implements json.Marshaler.
-func (o object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		k, err := marshal(m.key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := marshal(m.value)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(k)
-		buf.WriteByte(':')
-		buf.Write(v)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-// marshal encodes v compactly without HTML escaping.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := WriteJSON(&buf, res, st); err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return buf.Bytes(), nil
 }
 
-type jsonReport struct {
-	Scenario string       `json:"scenario"`
-	Title    string       `json:"title"`
-	Seed     uint64       `json:"seed"`
-	Keys     int          `json:"keys"`
-	Requests *int64       `json:"requests,omitempty"`
-	HotKeys  []jsonHotKey `json:"hot_keys,omitempty"`
-	Nodes    []string     `json:"nodes"`
-	Rules    []jsonRule   `json:"rules"`
-	Steps    []jsonStep   `json:"steps"`
-	Expect   []jsonExpect `json:"expect"`
-	// Sweep is what sweep: and seeds: measured, null without either.
-	Sweep *jsonSweep `json:"sweep"`
-	// Migrations compares pairs of rules (compare:); absent without any.
-	Migrations []jsonMigration `json:"migrations,omitempty"`
-}
-
-// jsonMigration is one compared pair of rules at every step.
-type jsonMigration struct {
-	From  string              `json:"from"`
-	To    string              `json:"to"`
-	Steps []jsonMigrationStep `json:"steps"`
-}
-
-type jsonMigrationStep struct {
-	Step           int    `json:"step"`
-	Differ         int    `json:"differ"`
-	DifferFraction fixed6 `json:"differ_fraction"`
-	DifferRequests *int64 `json:"differ_requests,omitempty"`
-}
-
-// jsonMigrationsOf describes every compared pair.
-func jsonMigrationsOf(res *sim.Result) []jsonMigration {
-	var out []jsonMigration
-	for _, mr := range res.Migrations {
-		m := jsonMigration{From: mr.From, To: mr.To}
-		for i, st := range mr.Steps {
-			s := jsonMigrationStep{Step: i, Differ: st.Differ, DifferFraction: fixed6(ratio(st.Differ, res.Keys.Len()))}
-			if res.Keys.Weight != nil {
-				s.DifferRequests = &mr.Steps[i].DifferRequests
-			}
-			m.Steps = append(m.Steps, s)
-		}
-		out = append(out, m)
+// WriteJSON writes JSONStudy's data.json to w as it goes, a few tens of
+// kilobytes at a time. It checks res before it writes anything.
+func WriteJSON(w io.Writer, res *sim.Result, st *sweep.Result) error {
+	if err := check(res); err != nil {
+		return fmt.Errorf("cannot build data.json: %w", err)
 	}
-	return out
-}
-
-// jsonExpect is one expectation and its verdict.
-type jsonExpect struct {
-	Step    *int    `json:"step"`
-	Rule    *string `json:"rule"`
-	Metric  string  `json:"metric"`
-	Bound   string  `json:"bound"`
-	Passed  bool    `json:"passed"`
-	Checked int     `json:"checked"`
-	Failed  int     `json:"failed"`
-	// At is the first failure, or the closest call when all passed.
-	At jsonExpectAt `json:"at"`
-}
-
-type jsonExpectAt struct {
-	Step  int    `json:"step"`
-	Rule  string `json:"rule"`
-	Value fixed6 `json:"value"`
-}
-
-func jsonExpectOf(o sim.Outcome) jsonExpect {
-	e := o.Expectation
-	j := jsonExpect{Metric: e.Metric, Bound: e.Text, Passed: o.Passed(), Checked: o.Checked, Failed: o.Failed,
-		At: jsonExpectAt{Step: o.Step, Rule: o.Rule, Value: fixed6(o.Value)}}
-	if e.Step >= 0 {
-		j.Step = &e.Step
+	d := jsonDoc{e: newJSONWriter(w), res: res, weighted: res.Keys.Weight != nil}
+	d.names = make([][]byte, len(res.Timeline.Nodes))
+	for id, n := range res.Timeline.Nodes {
+		d.names[id] = appendJSONString(nil, n)
 	}
-	if e.Rule != "" {
-		j.Rule = &e.Rule
-	}
-	return j
-}
-
-type jsonRule struct {
-	Label   string  `json:"label"`
-	Kind    string  `json:"kind"`
-	Hash    string  `json:"hash"`
-	VNodes  *int    `json:"vnodes,omitempty"`
-	M       *int    `json:"m,omitempty"`
-	Probes  *int    `json:"probes,omitempty"`
-	Epsilon *fixed6 `json:"epsilon,omitempty"`
-}
-
-type jsonStep struct {
-	Step     int      `json:"step"`
-	Op       string   `json:"op"`
-	Named    []string `json:"named"`
-	Random   bool     `json:"random"`
-	Note     string   `json:"note"`
-	Nodes    []string `json:"nodes"`
-	Live     []string `json:"live"`
-	Weights  object   `json:"weights"`
-	VNodes   *int     `json:"vnodes"`
-	Replicas int      `json:"replicas"`
-	Rules    object   `json:"rules"`
-	Probes   object   `json:"probes"`
-}
-
-type jsonRuleStep struct {
-	Moved           int      `json:"moved"`
-	MovedFraction   fixed6   `json:"moved_fraction"`
-	Needed          int      `json:"needed"`
-	Collateral      int      `json:"collateral"`
-	Ideal           int      `json:"ideal"`
-	Loads           object   `json:"loads"`
-	PeakToMean      fixed6   `json:"peak_to_mean"`
-	WorstDeviation  fixed6   `json:"worst_deviation"`
-	CV              fixed6   `json:"cv"`
-	NoiseCV         fixed6   `json:"noise_cv"`
-	TotalMoved      int      `json:"total_moved"`
-	Fingerprint     string   `json:"fingerprint"`
-	Recurs          *int     `json:"recurs"`
-	ReplicaMoved    int      `json:"replica_moved"`
-	Copies          int      `json:"copies"`
-	UnderReplicated int      `json:"under_replicated"`
-	BelowQuorum     int      `json:"below_quorum"`
-	Unavailable     int      `json:"unavailable"`
-	ZoneCollisions  int      `json:"zone_collisions"`
-	Notes           []string `json:"notes"`
-	// Transfers is every from → to pair of moved keys.
-	Transfers []jsonTransfer `json:"transfers"`
-	// The request figures, only when the keys carry request counts.
-	Requests              object   `json:"requests,omitempty"`
-	MovedRequests         *int64   `json:"moved_requests,omitempty"`
-	RequestPeakToMean     *fixed6  `json:"request_peak_to_mean,omitempty"`
-	RequestWorstDeviation *fixed6  `json:"request_worst_deviation,omitempty"`
-	HotOwners             []string `json:"hot_owners,omitempty"`
-}
-
-type jsonTransfer struct {
-	From     string `json:"from"`
-	To       string `json:"to"`
-	Keys     int    `json:"keys"`
-	Requests *int64 `json:"requests,omitempty"`
-}
-
-type jsonHotKey struct {
-	Key      string `json:"key"`
-	Requests uint32 `json:"requests"`
-}
-
-type jsonProbe struct {
-	Position uint64 `json:"position"`
-	// PositionText is the position in the product's own words.
-	PositionText string   `json:"position_text,omitempty"`
-	Owners       []string `json:"owners"`
-}
-
-// jsonData builds data.json's document.
-func jsonData(res *sim.Result, st *sweep.Result) jsonReport {
-	s := res.Scenario
-	d := jsonReport{Scenario: s.Name, Title: s.Title, Seed: s.Seed, Keys: res.Keys.Len(),
-		Nodes: append([]string{}, res.Timeline.Nodes...)}
-	if res.Keys.Weight != nil {
-		d.Requests = &res.Keys.Requests
-		for _, k := range res.Keys.Hot {
-			d.HotKeys = append(d.HotKeys, jsonHotKey{Key: res.Keys.Name(k), Requests: res.Keys.Weight[k]})
-		}
-	}
-	for _, rr := range res.Rules {
-		d.Rules = append(d.Rules, jsonRuleOf(rr.Spec))
-	}
-	for i := range res.Timeline.States {
-		d.Steps = append(d.Steps, jsonStepOf(res, i))
-	}
-	d.Expect = []jsonExpect{}
-	for _, o := range res.Check() {
-		d.Expect = append(d.Expect, jsonExpectOf(o))
-	}
-	d.Sweep = jsonSweepOf(st)
-	d.Migrations = jsonMigrationsOf(res)
-	return d
-}
-
-// jsonRuleOf describes a rule with its effective parameters.
-func jsonRuleOf(spec sim.RuleSpec) jsonRule {
-	e := spec.Effective()
-	r := jsonRule{Label: spec.Label, Kind: spec.Kind, Hash: e.Hash}
-	if e.VNodes != 0 {
-		r.VNodes = &e.VNodes
-	}
-	if e.M != 0 {
-		r.M = &e.M
-	}
-	if e.Probes != 0 {
-		r.Probes = &e.Probes
-	}
-	if e.Epsilon != 0 {
-		eps := fixed6(e.Epsilon)
-		r.Epsilon = &eps
-	}
-	return r
-}
-
-// jsonStepOf describes step i: membership, every rule, every probe.
-func jsonStepOf(res *sim.Result, i int) jsonStep {
-	st := &res.Timeline.States[i]
-	js := jsonStep{Step: i, Op: st.Op.String(), Named: nodeNames(res, st.Named), Random: st.Random,
-		Note: st.Note, Nodes: []string{}, Live: []string{}, Weights: object{}, Replicas: st.Replicas,
-		Rules: object{}, Probes: object{}}
-	for _, m := range st.Members {
-		name := res.Timeline.Nodes[m.ID]
-		js.Nodes = append(js.Nodes, name)
-		if !m.Failed {
-			js.Live = append(js.Live, name)
-		}
-		js.Weights = append(js.Weights, member{name, m.Weight})
-	}
-	if st.VNodes > 0 {
-		v := st.VNodes
-		js.VNodes = &v
-	}
+	d.labels = make([][]byte, len(res.Rules))
 	for r, rr := range res.Rules {
-		js.Rules = append(js.Rules, member{rr.Spec.Label, jsonRuleStepOf(res, r, i)})
+		d.labels[r] = appendJSONString(nil, rr.Spec.Label)
 	}
-	keys, index := probeKeys(res.Scenario)
-	for p, k := range keys {
-		js.Probes = append(js.Probes, member{k, jsonProbesOf(res, i, index[p])})
+	d.document(st)
+	if err := d.e.end(); err != nil {
+		return fmt.Errorf("cannot write data.json: %w", err)
 	}
-	return js
+	return nil
 }
 
-// jsonRuleStepOf is rule r's figures at step i.
-func jsonRuleStepOf(res *sim.Result, r, i int) jsonRuleStep {
-	sr := &res.Rules[r].Steps[i]
-	b := res.Balance(r, i)
-	j := jsonRuleStep{
-		Moved: sr.Moved, MovedFraction: fixed6(ratio(sr.Moved, res.Keys.Len())),
-		Needed: sr.Needed, Collateral: sr.Collateral(), Ideal: sr.Ideal, Loads: object{},
-		PeakToMean: fixed6(b.PeakToMean), WorstDeviation: fixed6(b.WorstDeviation),
-		CV: fixed6(b.CV), NoiseCV: fixed6(b.NoiseCV), TotalMoved: sr.TotalMoved,
-		Fingerprint: fingerprint(sr.Fingerprint), Recurs: recursOf(sr),
-		ReplicaMoved: sr.ReplicaMoved, Copies: sr.Copies, UnderReplicated: sr.UnderReplicated,
-		BelowQuorum: sr.BelowQuorum, Unavailable: sr.Unavailable, ZoneCollisions: sr.ZoneCollisions,
-		Notes: append([]string{}, sr.Notes...),
-	}
-	for _, m := range res.Timeline.States[i].Members {
-		j.Loads = append(j.Loads, member{res.Timeline.Nodes[m.ID], sr.Loads[m.ID]})
-	}
-	weighted := sr.Requests != nil
-	j.Transfers = []jsonTransfer{}
-	for _, t := range sr.Transfers {
-		jt := jsonTransfer{From: res.Timeline.Nodes[t.From], To: res.Timeline.Nodes[t.To], Keys: t.Keys}
-		if weighted {
-			jt.Requests = &t.Requests
+// jsonDoc walks one replay into data.json.
+type jsonDoc struct {
+	e        *jsonWriter
+	res      *sim.Result
+	weighted bool     // the keys carry request counts
+	names    [][]byte // node names by NodeID, as JSON strings
+	labels   [][]byte // rule labels in scenario order, as JSON strings
+}
+
+// document writes the top-level object.
+func (d *jsonDoc) document(st *sweep.Result) {
+	e, res, s := d.e, d.res, d.res.Scenario
+	e.openObject()
+	e.kstr("scenario", s.Name)
+	e.kstr("title", s.Title)
+	e.key("seed")
+	e.uint(s.Seed)
+	e.kint("keys", res.Keys.Len())
+	if d.weighted {
+		e.key("requests")
+		e.int(res.Keys.Requests)
+		if len(res.Keys.Hot) > 0 {
+			e.key("hot_keys")
+			e.openArray()
+			for _, k := range res.Keys.Hot {
+				e.elem()
+				e.openObject()
+				e.kstr("key", res.Keys.Name(k))
+				e.key("requests")
+				e.uint(uint64(res.Keys.Weight[k]))
+				e.closeObject()
+			}
+			e.closeArray()
 		}
-		j.Transfers = append(j.Transfers, jt)
 	}
-	if weighted {
-		jsonRequests(res, r, i, &j)
+	e.key("nodes")
+	e.openArray()
+	for id := range res.Timeline.Nodes {
+		e.elem()
+		e.quoted(d.names[id])
 	}
-	return j
-}
-
-// jsonRequests fills rule r's request figures at step i.
-func jsonRequests(res *sim.Result, r, i int, j *jsonRuleStep) {
-	sr := &res.Rules[r].Steps[i]
-	b, _ := res.RequestBalance(r, i)
-	peak, worst := fixed6(b.PeakToMean), fixed6(b.WorstDeviation)
-	j.MovedRequests, j.RequestPeakToMean, j.RequestWorstDeviation = &sr.MovedRequests, &peak, &worst
-	j.Requests = object{}
-	for _, m := range res.Timeline.States[i].Members {
-		j.Requests = append(j.Requests, member{res.Timeline.Nodes[m.ID], sr.Requests[m.ID]})
-	}
-	j.HotOwners = nodeNames(res, sr.HotOwners)
-}
-
-// jsonProbesOf is probe p under every rule at step i.
-func jsonProbesOf(res *sim.Result, i, p int) object {
-	o := object{}
+	e.closeArray()
+	e.key("rules")
+	e.openArray()
 	for _, rr := range res.Rules {
-		pr := rr.Steps[i].Probes[p]
-		o = append(o, member{rr.Spec.Label, jsonProbe{Position: pr.Position, PositionText: pr.Text, Owners: nodeNames(res, pr.Owners)}})
+		e.elem()
+		d.rule(rr.Spec)
 	}
-	return o
+	e.closeArray()
+	e.key("steps")
+	e.openArray()
+	probes, index := probeKeys(s)
+	for i := range res.Timeline.States {
+		e.elem()
+		d.step(i, probes, index)
+	}
+	e.closeArray()
+	e.key("expect")
+	e.openArray()
+	for _, o := range res.Check() {
+		e.elem()
+		d.expectation(o)
+	}
+	e.closeArray()
+	e.key("sweep")
+	d.sweep(st)
+	if len(res.Migrations) > 0 {
+		e.key("migrations")
+		d.migrations()
+	}
+	e.closeObject()
+}
+
+// rule describes a rule with its effective parameters.
+func (d *jsonDoc) rule(spec sim.RuleSpec) {
+	e, p := d.e, spec.Effective()
+	e.openObject()
+	e.kstr("label", spec.Label)
+	e.kstr("kind", spec.Kind)
+	e.kstr("hash", p.Hash)
+	if p.VNodes != 0 {
+		e.kint("vnodes", p.VNodes)
+	}
+	if p.M != 0 {
+		e.kint("m", p.M)
+	}
+	if p.Probes != 0 {
+		e.kint("probes", p.Probes)
+	}
+	if p.Epsilon != 0 {
+		e.kfixed6("epsilon", p.Epsilon)
+	}
+	e.closeObject()
+}
+
+// expectation writes one expectation and its verdict.
+func (d *jsonDoc) expectation(o sim.Outcome) {
+	e, x := d.e, o.Expectation
+	e.openObject()
+	e.key("step")
+	if x.Step >= 0 {
+		e.int(int64(x.Step))
+	} else {
+		e.null()
+	}
+	e.key("rule")
+	if x.Rule != "" {
+		e.str(x.Rule)
+	} else {
+		e.null()
+	}
+	e.kstr("metric", x.Metric)
+	e.kstr("bound", x.Text)
+	e.key("passed")
+	e.bool(o.Passed())
+	e.kint("checked", o.Checked)
+	e.kint("failed", o.Failed)
+	e.key("at")
+	e.openObject()
+	e.kint("step", o.Step)
+	e.kstr("rule", o.Rule)
+	e.kfixed6("value", o.Value)
+	e.closeObject()
+	e.closeObject()
+}
+
+// migrations writes every compared pair of rules at every step.
+func (d *jsonDoc) migrations() {
+	e, res := d.e, d.res
+	e.openArray()
+	for _, mr := range res.Migrations {
+		e.elem()
+		e.openObject()
+		e.kstr("from", mr.From)
+		e.kstr("to", mr.To)
+		e.key("steps")
+		if len(mr.Steps) == 0 {
+			e.null()
+		} else {
+			e.openArray()
+			for i, st := range mr.Steps {
+				e.elem()
+				e.openObject()
+				e.kint("step", i)
+				e.kint("differ", st.Differ)
+				e.kfixed6("differ_fraction", ratio(st.Differ, res.Keys.Len()))
+				if d.weighted {
+					e.key("differ_requests")
+					e.int(st.DifferRequests)
+				}
+				e.closeObject()
+			}
+			e.closeArray()
+		}
+		e.closeObject()
+	}
+	e.closeArray()
+}
+
+// nodeList writes a list of node names, skipping sim.NoNode.
+func (d *jsonDoc) nodeList(ids []sim.NodeID) {
+	e := d.e
+	e.openArray()
+	for _, id := range ids {
+		if id != sim.NoNode {
+			e.elem()
+			e.quoted(d.names[id])
+		}
+	}
+	e.closeArray()
+}
+
+// step writes step i: membership, every rule, every probe (probes are
+// the distinct probe keys, index their places in the scenario's list).
+func (d *jsonDoc) step(i int, probes []string, index []int) {
+	e, res := d.e, d.res
+	st := &res.Timeline.States[i]
+	e.openObject()
+	e.kint("step", i)
+	e.kstr("op", st.Op.String())
+	e.key("named")
+	d.nodeList(st.Named)
+	e.key("random")
+	e.bool(st.Random)
+	e.kstr("note", st.Note)
+	e.key("nodes")
+	e.openArray()
+	for _, m := range st.Members {
+		e.elem()
+		e.quoted(d.names[m.ID])
+	}
+	e.closeArray()
+	e.key("live")
+	e.openArray()
+	for _, m := range st.Members {
+		if !m.Failed {
+			e.elem()
+			e.quoted(d.names[m.ID])
+		}
+	}
+	e.closeArray()
+	e.key("weights")
+	e.openObject()
+	for _, m := range st.Members {
+		e.keyQuoted(d.names[m.ID])
+		e.int(int64(m.Weight))
+	}
+	e.closeObject()
+	e.key("vnodes")
+	if st.VNodes > 0 {
+		e.int(int64(st.VNodes))
+	} else {
+		e.null()
+	}
+	e.kint("replicas", st.Replicas)
+	e.key("rules")
+	e.openObject()
+	for r := range res.Rules {
+		e.keyQuoted(d.labels[r])
+		d.ruleStep(r, i)
+	}
+	e.closeObject()
+	e.key("probes")
+	e.openObject()
+	for p, k := range probes {
+		e.key(k)
+		e.openObject()
+		for r, rr := range res.Rules {
+			pr := rr.Steps[i].Probes[index[p]]
+			e.keyQuoted(d.labels[r])
+			e.openObject()
+			e.key("position")
+			e.uint(pr.Position)
+			if pr.Text != "" {
+				e.kstr("position_text", pr.Text)
+			}
+			e.key("owners")
+			d.nodeList(pr.Owners)
+			e.closeObject()
+		}
+		e.closeObject()
+	}
+	e.closeObject()
+	e.closeObject()
+}
+
+// ruleStep writes rule r's figures at step i.
+func (d *jsonDoc) ruleStep(r, i int) {
+	e, res := d.e, d.res
+	sr := &res.Rules[r].Steps[i]
+	members := res.Timeline.States[i].Members
+	b := res.Balance(r, i)
+	e.openObject()
+	e.kint("moved", sr.Moved)
+	e.kfixed6("moved_fraction", ratio(sr.Moved, res.Keys.Len()))
+	e.kint("needed", sr.Needed)
+	e.kint("collateral", sr.Collateral())
+	e.kint("ideal", sr.Ideal)
+	e.key("loads")
+	e.openObject()
+	for _, m := range members {
+		e.keyQuoted(d.names[m.ID])
+		e.int(int64(sr.Loads[m.ID]))
+	}
+	e.closeObject()
+	e.kfixed6("peak_to_mean", b.PeakToMean)
+	e.kfixed6("worst_deviation", b.WorstDeviation)
+	e.kfixed6("cv", b.CV)
+	e.kfixed6("noise_cv", b.NoiseCV)
+	e.kint("total_moved", sr.TotalMoved)
+	e.kstr("fingerprint", fingerprint(sr.Fingerprint))
+	e.key("recurs")
+	if sr.Recurs >= 0 {
+		e.int(int64(sr.Recurs))
+	} else {
+		e.null()
+	}
+	e.kint("replica_moved", sr.ReplicaMoved)
+	e.kint("copies", sr.Copies)
+	e.kint("under_replicated", sr.UnderReplicated)
+	e.kint("below_quorum", sr.BelowQuorum)
+	e.kint("unavailable", sr.Unavailable)
+	e.kint("zone_collisions", sr.ZoneCollisions)
+	e.kint("repartitioned", sr.Repartitioned)
+	e.key("notes")
+	e.strings(sr.Notes)
+	weighted := sr.Requests != nil
+	kept, rest := topTransfers(sr.Transfers, MaxJSONTransfers)
+	e.key("transfers")
+	e.openArray()
+	for _, t := range kept {
+		e.elem()
+		e.openObject()
+		e.key("from")
+		e.quoted(d.names[t.From])
+		e.key("to")
+		e.quoted(d.names[t.To])
+		e.kint("keys", t.Keys)
+		if weighted {
+			e.key("requests")
+			e.int(t.Requests)
+		}
+		e.closeObject()
+	}
+	e.closeArray()
+	e.key("transfers_rest")
+	e.openObject()
+	e.kint("pairs", rest.Pairs)
+	e.kint("keys", rest.Keys)
+	if weighted {
+		e.key("requests")
+		e.int(rest.Requests)
+	}
+	e.closeObject()
+	if weighted {
+		rb, _ := res.RequestBalance(r, i)
+		if len(members) > 0 {
+			e.key("requests")
+			e.openObject()
+			for _, m := range members {
+				e.keyQuoted(d.names[m.ID])
+				e.int(sr.Requests[m.ID])
+			}
+			e.closeObject()
+		}
+		e.key("moved_requests")
+		e.int(sr.MovedRequests)
+		e.kfixed6("request_peak_to_mean", rb.PeakToMean)
+		e.kfixed6("request_worst_deviation", rb.WorstDeviation)
+		if hasNode(sr.HotOwners) {
+			e.key("hot_owners")
+			d.nodeList(sr.HotOwners)
+		}
+	}
+	e.closeObject()
+}
+
+// hasNode reports whether ids names a node.
+func hasNode(ids []sim.NodeID) bool {
+	for _, id := range ids {
+		if id != sim.NoNode {
+			return true
+		}
+	}
+	return false
 }
 
 // fingerprint formats a 64-bit fingerprint as 16 lower-case hex digits.

@@ -29,85 +29,95 @@ type StudyMetric struct {
 	Step int
 }
 
-type jsonSweep struct {
-	Param   *string          `json:"param"`
-	Values  []any            `json:"values"`
-	Seeds   []uint64         `json:"seeds"`
-	Metrics []jsonSweepStat  `json:"metrics"`
-	Points  []jsonSweepPoint `json:"points"`
-}
-
-type jsonSweepStat struct {
-	Metric string `json:"metric"`
-	Step   int    `json:"step"`
-}
-
-type jsonSweepPoint struct {
-	Value   any    `json:"value"`
-	NoiseCV fixed6 `json:"noise_cv"`
-	Rules   object `json:"rules"`
-}
-
-type jsonBand struct {
-	Mean   fixed6 `json:"mean"`
-	Min    fixed6 `json:"min"`
-	Max    fixed6 `json:"max"`
-	P10    fixed6 `json:"p10"`
-	P90    fixed6 `json:"p90"`
-	Theory fixed6 `json:"theory"`
-}
-
-// sweepValue is a sweep value as data.json writes it: an integer, or a
-// number with 6 decimals for epsilon.
-func sweepValue(param string, v float64) any {
-	if param == sweep.Epsilon {
-		return fixed6(v)
-	}
-	return int64(v)
-}
-
-// jsonSweepOf builds data.json's "sweep" member; nil when st is.
-func jsonSweepOf(st *sweep.Result) *jsonSweep {
+// sweep writes data.json's "sweep" member, null when st is nil.
+func (d *jsonDoc) sweep(st *sweep.Result) {
+	e := d.e
 	if st == nil || len(st.Runs) == 0 || len(st.Rules) == 0 {
-		return nil
+		e.null()
+		return
 	}
 	pl := st.Plan
-	js := &jsonSweep{Values: []any{}, Seeds: []uint64{}, Metrics: []jsonSweepStat{}, Points: []jsonSweepPoint{}}
+	e.openObject()
+	e.key("param")
 	if pl.Param != "" {
-		p := pl.Param
-		js.Param = &p
+		e.str(pl.Param)
+	} else {
+		e.null()
 	}
+	e.key("values")
+	e.openArray()
 	for _, v := range pl.Values {
-		js.Values = append(js.Values, sweepValue(pl.Param, v))
+		e.elem()
+		d.sweepValue(pl.Param, v)
 	}
+	e.closeArray()
+	e.key("seeds")
+	e.openArray()
 	for j := range pl.SeedCount() {
-		js.Seeds = append(js.Seeds, sweep.Seed(st.Base.Seed, j))
+		e.elem()
+		e.uint(sweep.Seed(st.Base.Seed, j))
 	}
+	e.closeArray()
 	ms := StudyMetrics(st)
 	theory := make([][]float64, len(ms)) // [metric][rule*points+i]
+	e.key("metrics")
+	e.openArray()
 	for k, m := range ms {
-		js.Metrics = append(js.Metrics, jsonSweepStat(m))
+		e.elem()
+		e.openObject()
+		e.kstr("metric", m.Metric)
+		e.kint("step", m.Step)
+		e.closeObject()
 		theory[k] = ruleTheory(st, m.Metric)
 	}
+	e.closeArray()
 	noise := st.Curves("cv")
+	e.key("points")
+	e.openArray()
 	for i := range st.Runs {
-		p := jsonSweepPoint{Rules: object{}}
+		e.elem()
+		e.openObject()
+		e.key("value")
 		if pl.Param != "" {
-			p.Value = sweepValue(pl.Param, pl.Values[i])
+			d.sweepValue(pl.Param, pl.Values[i])
+		} else {
+			e.null()
 		}
-		p.NoiseCV = fixed6(noise[len(noise)-1].Y[i])
+		e.kfixed6("noise_cv", noise[len(noise)-1].Y[i])
+		e.key("rules")
+		e.openObject()
 		for r, rs := range st.Rules {
-			o := object{}
+			e.key(rs.Label)
+			e.openObject()
 			for k, m := range ms {
 				b := st.Band(m.Metric, i, m.Step, r)
-				o = append(o, member{m.Metric, jsonBand{fixed6(b.Mean), fixed6(b.Min), fixed6(b.Max),
-					fixed6(b.P10), fixed6(b.P90), fixed6(theory[k][r*len(st.Runs)+i])}})
+				e.key(m.Metric)
+				e.openObject()
+				e.kfixed6("mean", b.Mean)
+				e.kfixed6("min", b.Min)
+				e.kfixed6("max", b.Max)
+				e.kfixed6("p10", b.P10)
+				e.kfixed6("p90", b.P90)
+				e.kfixed6("theory", theory[k][r*len(st.Runs)+i])
+				e.closeObject()
 			}
-			p.Rules = append(p.Rules, member{rs.Label, o})
+			e.closeObject()
 		}
-		js.Points = append(js.Points, p)
+		e.closeObject()
+		e.closeObject()
 	}
-	return js
+	e.closeArray()
+	e.closeObject()
+}
+
+// sweepValue writes a sweep value: an integer, or a number with 6
+// decimals for epsilon.
+func (d *jsonDoc) sweepValue(param string, v float64) {
+	if param == sweep.Epsilon {
+		d.e.fixed6(v)
+		return
+	}
+	d.e.int(int64(v))
 }
 
 // ruleTheory returns, at index r·points + i, the theory of metric for

@@ -150,6 +150,9 @@ type StepSection struct {
 	// at some step of the scenario, has keys below quorum, unavailable or
 	// with two replicas in one zone.
 	ShowHealth bool
+	// ShowUnits reports that the repartitioned column applies: some rule
+	// at some step moves keys between partitions or shards.
+	ShowUnits bool
 	// ShowReplicas reports that replica columns apply: the list length
 	// after or before the step is greater than 1.
 	ShowReplicas bool
@@ -191,6 +194,8 @@ type StepRow struct {
 	// BelowQuorum, Unavailable and ZoneCollisions are the availability
 	// counts (sim.StepResult).
 	BelowQuorum, Unavailable, ZoneCollisions int
+	// Repartitioned is the keys whose partition or shard changed.
+	Repartitioned int
 }
 
 // RuleNote is one remark of one rule on one step.

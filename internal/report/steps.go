@@ -31,6 +31,7 @@ func stepSection(res *sim.Result, i int) StepSection {
 	}
 	sec.ShowReplicas = st.Replicas > 1 || (i > 0 && res.Timeline.States[i-1].Replicas > 1)
 	sec.ShowHealth = showHealth(res)
+	sec.ShowUnits = showUnits(res)
 	for r, rr := range res.Rules {
 		row := stepRow(res, r, i)
 		sec.NoiseCV = row.NoiseCV
@@ -65,7 +66,20 @@ func stepRow(res *sim.Result, r, i int) StepRow {
 		BelowQuorum:     sr.BelowQuorum,
 		Unavailable:     sr.Unavailable,
 		ZoneCollisions:  sr.ZoneCollisions,
+		Repartitioned:   sr.Repartitioned,
 	}
+}
+
+// showUnits reports whether any rule at any step repartitions keys.
+func showUnits(res *sim.Result) bool {
+	for _, rr := range res.Rules {
+		for _, sr := range rr.Steps {
+			if sr.Repartitioned > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // showHealth reports whether any rule at any step has keys below quorum,

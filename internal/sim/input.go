@@ -129,16 +129,16 @@ type Op int
 
 // The membership changes a step can make.
 const (
-	OpStart    Op = iota // step 0: the starting cluster
-	OpAdd                // add Nodes (join at the end of the join order)
-	OpRemove             // remove Nodes, or one random member when Random
-	OpFail               // fail Nodes, or one random live member when Random
-	OpRecover            // recover Nodes, or every failed member when All
-	OpVNodes             // set points per node of every ring rule to Value
-	OpReplicas           // set the preference-list length to Value
-	OpWeight             // set the weights of Nodes
-	OpPartitions         // set the partition count of every Kafka rule to Value
-	OpShards             // split or shrink every Elasticsearch index to Value shards
+	OpStart      Op = iota // step 0: the starting cluster
+	OpAdd                  // add Nodes (join at the end of the join order)
+	OpRemove               // remove Nodes, or one random member when Random
+	OpFail                 // fail Nodes, or one random live member when Random
+	OpRecover              // recover Nodes, or every failed member when All
+	OpVNodes               // set points per node of every ring rule to Value
+	OpReplicas             // set the preference-list length to Value
+	OpWeight               // set the weights of Nodes
+	OpPartitions           // set the partition count of every Kafka rule to Value
+	OpShards               // split or shrink every Elasticsearch index to Value shards
 )
 
 var opNames = [...]string{"start", "add", "remove", "fail", "recover", "vnodes", "replicas", "weight", "partitions", "shards"}

@@ -7,7 +7,7 @@ var MetricNames = []string{
 	"peak_to_mean", "worst_deviation", "cv", "noise_cv", "total_moved",
 	"recurs", "replica_moved", "copies", "under_replicated",
 	"moved_requests", "request_peak_to_mean", "request_worst_deviation",
-	"below_quorum", "unavailable", "zone_collisions",
+	"below_quorum", "unavailable", "zone_collisions", "repartitioned",
 }
 
 // RequestMetric reports whether a metric needs a weighted key set
@@ -30,6 +30,7 @@ func (res *Result) Metric(name string, r, i int) (float64, bool) {
 		"total_moved": s.TotalMoved, "recurs": s.Recurs, "replica_moved": s.ReplicaMoved,
 		"copies": s.Copies, "under_replicated": s.UnderReplicated,
 		"below_quorum": s.BelowQuorum, "unavailable": s.Unavailable, "zone_collisions": s.ZoneCollisions,
+		"repartitioned": s.Repartitioned,
 	}
 	if v, ok := counts[name]; ok {
 		return float64(v), true

@@ -32,9 +32,13 @@ type Page struct {
 	Prev, Next *Link
 	// Position is the scenario's 1-based place in the gallery, of Total.
 	Position, Total int
-	// Files link the scenario's other outputs: report.md, data.json and
-	// steps.csv.
+	// Files link the scenario's other outputs: report.md, data.json,
+	// steps.csv, and transfers.csv and migrations.csv when written.
 	Files []Link
+	// TransfersCSV is set when the scenario's folder has transfers.csv
+	// (every transfer pair of every step; a build leaves it out past
+	// report.TransfersCSVLimit).
+	TransfersCSV bool
 }
 
 // Link is one hyperlink.
@@ -82,6 +86,10 @@ func renderPage(t *siteTemplates, sc *Scenario, nav Page) ([]byte, error) {
 	p.Finding = report.Finding(sc.Report)
 	p.Body, p.Sections = sc.body, sc.headings
 	p.Files = []Link{{"report.md", "report.md"}, {"data.json", "data.json"}, {"steps.csv", "steps.csv"}}
+	if sc.transfersCSV {
+		p.Files = append(p.Files, Link{TransfersCSV, TransfersCSV})
+		p.TransfersCSV = true
+	}
 	if len(sc.Report.Migrations) > 0 {
 		p.Files = append(p.Files, Link{"migrations.csv", "migrations.csv"})
 	}

@@ -82,6 +82,9 @@ type Scenario struct {
 	files    []File        // the scenario's files but index.html
 	body     template.HTML // the report as HTML, figures inlined
 	headings []Heading     // the report's sections
+	// transfersCSV is set when files hold transfers.csv, which a build
+	// leaves out past report.TransfersCSVLimit.
+	transfersCSV bool
 }
 
 // Parse parses every input and returns all problems of all files at once.
@@ -152,7 +155,8 @@ func windowsReserved(name string) bool {
 // Build parses, replays and renders every input and returns the output
 // files sorted by path. When the only problem is failed expectations it
 // returns the complete files and an ExpectationsFailed error: for every
-// scenario its folder (figures, report.md, data.json, steps.csv and
+// scenario its folder (figures, report.md, data.json, steps.csv,
+// transfers.csv within its limit, migrations.csv with compare:, and
 // index.html), and for the whole set index.html and README.md. The files
 // do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
@@ -368,6 +372,7 @@ func (sc *Scenario) build(s *sim.Scenario, plan sweep.Plan, opts Options, slots 
 	}
 	for _, f := range data {
 		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.Data})
+		sc.transfersCSV = sc.transfersCSV || f.Name == TransfersCSV
 	}
 	return nil
 }
@@ -386,7 +391,8 @@ func goCatching(wg *sync.WaitGroup, errp *error, f func() error) {
 	})
 }
 
-// dataFiles renders data.json and steps.csv, which need no figures.
+// dataFiles renders data.json and steps.csv, which need no figures, and
+// transfers.csv while it stays within report.TransfersCSVLimit.
 func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 	js, err := report.JSONStudy(res, study)
 	if err != nil {
@@ -397,12 +403,22 @@ func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 		return nil, err
 	}
 	files := []report.File{{Name: "data.json", Data: js}, {Name: "steps.csv", Data: csv}}
+	tr, ok, err := report.TransfersCSV(res)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		files = append(files, report.File{Name: TransfersCSV, Data: tr})
+	}
 	mig, err := report.MigrationsCSV(res)
 	if err != nil || mig == nil {
 		return files, err
 	}
 	return append(files, report.File{Name: "migrations.csv", Data: mig}), nil
 }
+
+// TransfersCSV is the name of the side file with every transfer pair.
+const TransfersCSV = "transfers.csv"
 
 // render fills in the report model, the page body and the scenario's
 // figures and report.md.

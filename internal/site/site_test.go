@@ -200,3 +200,31 @@ func TestGoCatching(t *testing.T) {
 		t.Errorf("no panic, yet %v", ok)
 	}
 }
+
+// TestTransfersCSVBesideData: a small scenario's folder has transfers.csv
+// and its page links it; one whose pair matrix passes
+// report.TransfersCSVLimit (modulo reshuffling 100 nodes at 24 steps,
+// about 7 MB) has neither, and its data.json stays small.
+func TestTransfersCSVBesideData(t *testing.T) {
+	ins := append(smallInputs(), Input{Path: "big.yaml", Src: scaleScenario(100_000, 100, 24, "[modulo]")})
+	files, err := Build(ins, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fileMap(t, files)
+	if !bytes.HasPrefix(m["grow/transfers.csv"], []byte("step,rule,from,to,keys,requests\n1,ring,")) {
+		t.Errorf("grow/transfers.csv:\n%s", m["grow/transfers.csv"])
+	}
+	if !strings.Contains(string(m["grow/index.html"]), `<a href="transfers.csv">`) {
+		t.Errorf("grow/index.html does not link transfers.csv")
+	}
+	if _, ok := m["big/transfers.csv"]; ok {
+		t.Errorf("big/transfers.csv written past the limit")
+	}
+	if strings.Contains(string(m["big/index.html"]), `transfers.csv`) {
+		t.Errorf("big/index.html links a transfers.csv it does not have")
+	}
+	if n := len(m["big/data.json"]); n > 1<<20 {
+		t.Errorf("big/data.json is %d bytes; bounded transfers should keep it under 1 MiB", n)
+	}
+}

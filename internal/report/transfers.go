@@ -1,0 +1,251 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// This file bounds the transfers that data.json carries and writes the
+// whole pair matrix to transfers.csv (SCHEMA.md, "transfers.csv"). A rule
+// that reshuffles (modulo, jump's renumbering) moves keys between almost
+// every pair of nodes, n² pairs per step: data.json keeps the largest
+// MaxJSONTransfers of them and sums the rest, so that its size grows
+// with the nodes and not with their square.
+
+// MaxJSONTransfers is the most from → to pairs data.json lists per step
+// and rule: the pairs that moved the most keys. transfers_rest counts and
+// sums the others; transfers.csv has them all.
+const MaxJSONTransfers = 100
+
+// TransfersCSVLimit is the largest transfers.csv a build writes, in
+// bytes (5 MiB): beyond it the build leaves the file out, and `ringreport
+// render transfers-csv` writes it on request.
+const TransfersCSVLimit = 5 << 20
+
+// TransfersCSVHeader is the header row of transfers.csv.
+var TransfersCSVHeader = []string{"step", "rule", "from", "to", "keys", "requests"}
+
+// transferRest is what data.json leaves out of a step's transfers: how
+// many pairs, and the keys and requests they moved.
+type transferRest struct {
+	Pairs    int
+	Keys     int
+	Requests int64
+}
+
+// topTransfers returns the k pairs of ts (sorted by from then to, as
+// sim.StepResult.Transfers is) that moved the most keys, ties going to
+// the earlier pair in that order, still sorted by from then to, and the
+// count and sums of the others. It returns ts itself when it has at most
+// k pairs.
+func topTransfers(ts []sim.Transfer, k int) ([]sim.Transfer, transferRest) {
+	if len(ts) <= k {
+		return ts, transferRest{}
+	}
+	// heap is a min-heap of indices into ts by rank, so that its root is
+	// the weakest of the best k so far: fewer keys, or as many keys and
+	// a later pair.
+	weaker := func(a, b int32) bool {
+		ka, kb := ts[a].Keys, ts[b].Keys
+		return ka < kb || ka == kb && a > b
+	}
+	heap := make([]int32, 0, k)
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(heap) {
+				return
+			}
+			if r := l + 1; r < len(heap) && weaker(heap[r], heap[l]) {
+				l = r
+			}
+			if !weaker(heap[l], heap[i]) {
+				return
+			}
+			heap[i], heap[l] = heap[l], heap[i]
+			i = l
+		}
+	}
+	for i := range ts {
+		j := int32(i)
+		if len(heap) < k {
+			heap = append(heap, j)
+			for c := len(heap) - 1; c > 0; {
+				p := (c - 1) / 2
+				if !weaker(heap[c], heap[p]) {
+					break
+				}
+				heap[c], heap[p] = heap[p], heap[c]
+				c = p
+			}
+			continue
+		}
+		if weaker(heap[0], j) {
+			heap[0] = j
+			down(0)
+		}
+	}
+	slices.Sort(heap)
+	kept := make([]sim.Transfer, len(heap))
+	var rest transferRest
+	for _, t := range ts {
+		rest.Pairs++
+		rest.Keys += t.Keys
+		rest.Requests += t.Requests
+	}
+	for i, j := range heap {
+		kept[i] = ts[j]
+		rest.Pairs--
+		rest.Keys -= ts[j].Keys
+		rest.Requests -= ts[j].Requests
+	}
+	return kept, rest
+}
+
+// errTooLarge stops a transfers.csv that would pass its limit.
+var errTooLarge = errors.New("transfers.csv passes its size limit")
+
+// limitedBuffer is a buffer that refuses to grow past limit bytes.
+type limitedBuffer struct {
+	bytes.Buffer
+	limit int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.limit {
+		return 0, errTooLarge
+	}
+	return b.Buffer.Write(p)
+}
+
+// TransfersCSV renders transfers.csv for every step when it stays within
+// TransfersCSVLimit bytes; otherwise it returns nil and false, having
+// written at most that much.
+func TransfersCSV(res *sim.Result) ([]byte, bool, error) {
+	return transfersCSV(res, TransfersCSVLimit)
+}
+
+// transfersCSV is TransfersCSV with a limit of limit bytes.
+func transfersCSV(res *sim.Result, limit int) ([]byte, bool, error) {
+	buf := limitedBuffer{limit: limit}
+	err := WriteTransfersCSV(&buf, res, -1)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return buf.Bytes(), true, nil
+}
+
+// WriteTransfersCSV writes transfers.csv to w: the header, then one row
+// per (step, rule, from, to) pair of nodes between which keys moved, steps
+// in order, rules in scenario order, pairs sorted by from then to in the
+// order of the node table (data.json's top-level nodes). step ≥ 0 writes
+// that step's rows alone. Node names and rule labels go through CSVCell;
+// requests is empty when the keys carry no request counts.
+func WriteTransfersCSV(w io.Writer, res *sim.Result, step int) error {
+	if err := check(res); err != nil {
+		return fmt.Errorf("cannot build transfers.csv: %w", err)
+	}
+	if step >= len(res.Timeline.States) {
+		return fmt.Errorf("cannot build transfers.csv: no step %d", step)
+	}
+	names := make([][]byte, len(res.Timeline.Nodes))
+	for id, n := range res.Timeline.Nodes {
+		names[id] = appendCSVField(nil, CSVCell(n))
+	}
+	labels := make([][]byte, len(res.Rules))
+	for r, rr := range res.Rules {
+		labels[r] = appendCSVField(nil, CSVCell(rr.Spec.Label))
+	}
+	weighted := res.Keys.Weight != nil
+	var buf []byte
+	for i, h := range TransfersCSVHeader {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, h...)
+	}
+	buf = append(buf, '\n')
+	first, last := 0, len(res.Timeline.States)-1
+	if step >= 0 {
+		first, last = step, step
+	}
+	for i := first; i <= last; i++ {
+		for r, rr := range res.Rules {
+			for _, t := range rr.Steps[i].Transfers {
+				buf = strconv.AppendInt(buf, int64(i), 10)
+				buf = append(buf, ',')
+				buf = append(buf, labels[r]...)
+				buf = append(buf, ',')
+				buf = append(buf, names[t.From]...)
+				buf = append(buf, ',')
+				buf = append(buf, names[t.To]...)
+				buf = append(buf, ',')
+				buf = strconv.AppendInt(buf, int64(t.Keys), 10)
+				buf = append(buf, ',')
+				if weighted {
+					buf = strconv.AppendInt(buf, t.Requests, 10)
+				}
+				buf = append(buf, '\n')
+				if len(buf) >= writeChunk {
+					if _, err := w.Write(buf); err != nil {
+						return err
+					}
+					buf = buf[:0]
+				}
+			}
+		}
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+// writeChunk is how many bytes the streaming writers gather before they
+// hand them to their io.Writer.
+const writeChunk = 32 << 10
+
+// appendCSVField appends s as one CSV field, quoted exactly when
+// encoding/csv's Writer would quote it (a quote, a comma, a line break, a
+// leading space, or the field `\.`), so that a hand-written row reads
+// back as that Writer's would.
+func appendCSVField(dst []byte, s string) []byte {
+	if !csvNeedsQuotes(s) {
+		return append(dst, s...)
+	}
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, s[i])
+	}
+	return append(dst, '"')
+}
+
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes with a comma.
+func csvNeedsQuotes(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s == `\.` {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r', '"', ',':
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
+}
