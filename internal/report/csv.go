@@ -10,15 +10,16 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
-// CSVHeader is the header row of steps.csv; the columns mean what the
-// data.json fields of the same names mean (SCHEMA.md).
-var CSVHeader = []string{
-	"step", "op", "rule", "moved", "moved_fraction", "needed", "collateral", "ideal",
-	"peak_to_mean", "worst_deviation", "cv", "noise_cv", "total_moved", "fingerprint",
-	"recurs", "replica_moved", "copies", "under_replicated",
-	"moved_requests", "request_peak_to_mean", "request_worst_deviation",
-	"below_quorum", "unavailable", "zone_collisions", "repartitioned",
-}
+// CSVHeader is the header row of steps.csv: step, op and rule, then one
+// column per metric of sim.Metrics, which mean what the data.json fields
+// of the same names mean (SCHEMA.md).
+var CSVHeader = func() []string {
+	h := []string{"step", "op", "rule"}
+	for _, m := range sim.Metrics {
+		h = append(h, m.Name)
+	}
+	return h
+}()
 
 // CSV renders steps.csv: the header, then one row per (step, rule), steps
 // outermost and rules in scenario order. Floats have FloatDecimals
@@ -56,23 +57,26 @@ func WriteCSV(w io.Writer, res *sim.Result) error {
 
 // csvRow fills row with rule r's row of step i and returns it.
 func csvRow(row []string, res *sim.Result, r, i int) []string {
-	sr := &res.Rules[r].Steps[i]
-	b := res.Balance(r, i)
-	f, d := csvFloat, strconv.Itoa
-	recurs := ""
-	if sr.Recurs >= 0 {
-		recurs = d(sr.Recurs)
+	row = append(row[:0], strconv.Itoa(i), res.Timeline.States[i].Op.String(), res.Rules[r].Spec.Label)
+	a := res.At(r, i)
+	for _, m := range sim.Metrics {
+		row = append(row, metricText(m, m.Value(a)))
 	}
-	reqs := [3]string{}
-	if rb, ok := res.RequestBalance(r, i); ok {
-		reqs = [3]string{strconv.FormatInt(sr.MovedRequests, 10), f(rb.PeakToMean), f(rb.WorstDeviation)}
+	return row
+}
+
+// metricText writes a metric's value as steps.csv does: empty where it
+// does not apply.
+func metricText(m sim.Metric, v sim.Value) string {
+	switch {
+	case !v.OK:
+		return ""
+	case m.Kind == sim.Fraction:
+		return csvFloat(v.F)
+	case m.Kind == sim.Hex:
+		return fingerprint(uint64(v.N))
 	}
-	return append(row[:0],
-		d(i), res.Timeline.States[i].Op.String(), res.Rules[r].Spec.Label,
-		d(sr.Moved), f(ratio(sr.Moved, res.Keys.Len())), d(sr.Needed), d(sr.Collateral()), d(sr.Ideal),
-		f(b.PeakToMean), f(b.WorstDeviation), f(b.CV), f(b.NoiseCV), d(sr.TotalMoved),
-		fingerprint(sr.Fingerprint), recurs, d(sr.ReplicaMoved), d(sr.Copies), d(sr.UnderReplicated),
-		reqs[0], reqs[1], reqs[2], d(sr.BelowQuorum), d(sr.Unavailable), d(sr.ZoneCollisions), d(sr.Repartitioned))
+	return strconv.FormatInt(v.N, 10)
 }
 
 // csvFloat formats x with FloatDecimals decimals; empty when not finite.

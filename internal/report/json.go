@@ -308,39 +308,23 @@ func (d *jsonDoc) ruleStep(r, i int) {
 	e, res := d.e, d.res
 	sr := &res.Rules[r].Steps[i]
 	members := res.Timeline.States[i].Members
-	b := res.Balance(r, i)
+	a := res.At(r, i)
 	e.openObject()
-	e.kint("moved", sr.Moved)
-	e.kfixed6("moved_fraction", ratio(sr.Moved, res.Keys.Len()))
-	e.kint("needed", sr.Needed)
-	e.kint("collateral", sr.Collateral())
-	e.kint("ideal", sr.Ideal)
-	e.key("loads")
-	e.openObject()
-	for _, m := range members {
-		e.keyQuoted(d.names[m.ID])
-		e.int(int64(sr.Loads[m.ID]))
+	for _, m := range sim.Metrics {
+		if m.Requests {
+			continue
+		}
+		d.metric(m, m.Value(a))
+		if m.Name == "ideal" { // the loads follow the move counts
+			e.key("loads")
+			e.openObject()
+			for _, mb := range members {
+				e.keyQuoted(d.names[mb.ID])
+				e.int(int64(sr.Loads[mb.ID]))
+			}
+			e.closeObject()
+		}
 	}
-	e.closeObject()
-	e.kfixed6("peak_to_mean", b.PeakToMean)
-	e.kfixed6("worst_deviation", b.WorstDeviation)
-	e.kfixed6("cv", b.CV)
-	e.kfixed6("noise_cv", b.NoiseCV)
-	e.kint("total_moved", sr.TotalMoved)
-	e.kstr("fingerprint", fingerprint(sr.Fingerprint))
-	e.key("recurs")
-	if sr.Recurs >= 0 {
-		e.int(int64(sr.Recurs))
-	} else {
-		e.null()
-	}
-	e.kint("replica_moved", sr.ReplicaMoved)
-	e.kint("copies", sr.Copies)
-	e.kint("under_replicated", sr.UnderReplicated)
-	e.kint("below_quorum", sr.BelowQuorum)
-	e.kint("unavailable", sr.Unavailable)
-	e.kint("zone_collisions", sr.ZoneCollisions)
-	e.kint("repartitioned", sr.Repartitioned)
 	e.key("notes")
 	e.strings(sr.Notes)
 	weighted := sr.Requests != nil
@@ -372,7 +356,6 @@ func (d *jsonDoc) ruleStep(r, i int) {
 	}
 	e.closeObject()
 	if weighted {
-		rb, _ := res.RequestBalance(r, i)
 		if len(members) > 0 {
 			e.key("requests")
 			e.openObject()
@@ -382,16 +365,34 @@ func (d *jsonDoc) ruleStep(r, i int) {
 			}
 			e.closeObject()
 		}
-		e.key("moved_requests")
-		e.int(sr.MovedRequests)
-		e.kfixed6("request_peak_to_mean", rb.PeakToMean)
-		e.kfixed6("request_worst_deviation", rb.WorstDeviation)
+		for _, m := range sim.Metrics {
+			if m.Requests {
+				d.metric(m, m.Value(a))
+			}
+		}
 		if hasNode(sr.HotOwners) {
 			e.key("hot_owners")
 			d.nodeList(sr.HotOwners)
 		}
 	}
 	e.closeObject()
+}
+
+// metric writes one metric of sim.Metrics as its data.json field.
+func (d *jsonDoc) metric(m sim.Metric, v sim.Value) {
+	e := d.e
+	switch {
+	case m.Kind == sim.Fraction:
+		e.kfixed6(m.Name, v.F)
+	case m.Kind == sim.Hex:
+		e.kstr(m.Name, fingerprint(uint64(v.N)))
+	case !v.OK:
+		e.key(m.Name)
+		e.null()
+	default:
+		e.key(m.Name)
+		e.int(v.N)
+	}
 }
 
 // hasNode reports whether ids names a node.

@@ -1,67 +1,179 @@
 package sim
 
-// MetricNames lists the per-step, per-rule metrics by their data.json
-// names, in documentation order. Result.Metric computes each.
-var MetricNames = []string{
-	"moved", "moved_fraction", "needed", "collateral", "ideal",
-	"peak_to_mean", "worst_deviation", "cv", "noise_cv", "total_moved",
-	"recurs", "replica_moved", "copies", "under_replicated",
-	"moved_requests", "request_peak_to_mean", "request_worst_deviation",
-	"below_quorum", "unavailable", "zone_collisions", "repartitioned",
+// This file is the metric table: every per-step, per-rule figure a
+// replay reports is one Metric in Metrics, and steps.csv, data.json,
+// expect: and the schema read it from here. Adding a metric is one entry
+// and the StepResult field it reads.
+
+// MetricKind is how a metric's value is written.
+type MetricKind uint8
+
+// The metric kinds.
+const (
+	Count    MetricKind = iota // a whole number
+	Fraction                   // a ratio or fraction, written with six decimals
+	StepRef                    // a step number, or none (recurs)
+	Hex                        // 64 bits as 16 hexadecimal digits (fingerprint)
+)
+
+// Metric is one per-step, per-rule figure.
+type Metric struct {
+	// Name is the metric's name in data.json, steps.csv and expect:.
+	Name string
+	// Doc says what it counts or measures, in one sentence.
+	Doc  string
+	Kind MetricKind
+	// Expect says expect: may bound it.
+	Expect bool
+	// Requests says it needs keys with request counts; it is empty (CSV)
+	// or absent (JSON) without them.
+	Requests bool
+	// value computes the metric; a Hex metric's bits are in N.
+	value func(a *At) Value
+}
+
+// Value is a metric's value at one step of one rule: N for counts, steps
+// and bits, F for fractions. OK is false where the metric does not apply
+// (request metrics without request counts, recurs without a recurrence).
+type Value struct {
+	N  int64
+	F  float64
+	OK bool
+}
+
+// Value returns the metric at a.
+func (m Metric) Value(a *At) Value { return m.value(a) }
+
+// At is one rule's step, with its balance figures computed once for all
+// the metrics read from it.
+type At struct {
+	Res   *Result
+	R, I  int
+	S     *StepResult
+	B     Balance
+	RB    Balance
+	HasRB bool
+}
+
+// At returns rule r's step i for reading its metrics.
+func (res *Result) At(r, i int) *At {
+	a := &At{Res: res, R: r, I: i, S: &res.Rules[r].Steps[i], B: res.Balance(r, i)}
+	a.RB, a.HasRB = res.RequestBalance(r, i)
+	return a
+}
+
+func count(f func(s *StepResult) int) func(*At) Value {
+	return func(a *At) Value { return Value{N: int64(f(a.S)), OK: true} }
+}
+
+func frac(f func(a *At) float64) func(*At) Value {
+	return func(a *At) Value { return Value{F: f(a), OK: true} }
+}
+
+func request(f func(a *At) Value) func(*At) Value {
+	return func(a *At) Value {
+		if !a.HasRB {
+			return Value{}
+		}
+		return f(a)
+	}
+}
+
+// Metrics are the per-step metrics, in steps.csv's column order.
+var Metrics = []Metric{
+	{Name: "moved", Doc: "keys whose owner (first choice) changed in this step", Expect: true,
+		value: count(func(s *StepResult) int { return s.Moved })},
+	{Name: "moved_fraction", Kind: Fraction, Doc: "moved / K", Expect: true,
+		value: frac(func(a *At) float64 { return float64(a.S.Moved) / float64(a.Res.Keys.Len()) })},
+	{Name: "needed", Doc: "½·Σ|B_i − A_i|: the moves the change in loads requires", Expect: true,
+		value: count(func(s *StepResult) int { return s.Needed })},
+	{Name: "collateral", Doc: "moved − needed: keys moved between nodes whose loads did not require it", Expect: true,
+		value: count(func(s *StepResult) int { return s.Collateral() })},
+	{Name: "ideal", Doc: "the fewest moves that reach a perfectly even split from the previous step's loads", Expect: true,
+		value: count(func(s *StepResult) int { return s.Ideal })},
+	{Name: "peak_to_mean", Kind: Fraction, Doc: "the most loaded node's load over its fair share", Expect: true,
+		value: frac(func(a *At) float64 { return a.B.PeakToMean })},
+	{Name: "worst_deviation", Kind: Fraction, Doc: "the largest |load − fair share| / fair share over live nodes", Expect: true,
+		value: frac(func(a *At) float64 { return a.B.WorstDeviation })},
+	{Name: "cv", Kind: Fraction, Doc: "the coefficient of variation of the loads relative to the fair shares", Expect: true,
+		value: frac(func(a *At) float64 { return a.B.CV })},
+	{Name: "noise_cv", Kind: Fraction, Doc: "√((n−1)/K) with equal weights: the cv a perfectly random even split shows", Expect: true,
+		value: frac(func(a *At) float64 { return a.B.NoiseCV })},
+	{Name: "total_moved", Doc: "the running total of moved since step 0", Expect: true,
+		value: count(func(s *StepResult) int { return s.TotalMoved })},
+	{Name: "fingerprint", Kind: Hex, Doc: "a 64-bit hash of the owner assignment; equal assignments have equal fingerprints",
+		value: func(a *At) Value { return Value{N: int64(a.S.Fingerprint), OK: true} }},
+	{Name: "recurs", Kind: StepRef, Doc: "the earliest earlier step with an identical assignment, or none", Expect: true,
+		value: func(a *At) Value { return Value{N: int64(a.S.Recurs), OK: a.S.Recurs >= 0} }},
+	{Name: "replica_moved", Doc: "keys whose set of replica nodes changed", Expect: true,
+		value: count(func(s *StepResult) int { return s.ReplicaMoved })},
+	{Name: "copies", Doc: "replica copies that had to be created: per key, the nodes of its new set that were not in its old one", Expect: true,
+		value: count(func(s *StepResult) int { return s.Copies })},
+	{Name: "under_replicated", Doc: "keys with fewer than R live distinct nodes", Expect: true,
+		value: count(func(s *StepResult) int { return s.UnderReplicated })},
+	{Name: "moved_requests", Doc: "the requests of the keys that moved", Expect: true, Requests: true,
+		value: request(func(a *At) Value { return Value{N: a.S.MovedRequests, OK: true} })},
+	{Name: "request_peak_to_mean", Kind: Fraction, Doc: "peak_to_mean of the nodes' requests", Expect: true, Requests: true,
+		value: request(func(a *At) Value { return Value{F: a.RB.PeakToMean, OK: true} })},
+	{Name: "request_worst_deviation", Kind: Fraction, Doc: "worst_deviation of the nodes' requests", Expect: true, Requests: true,
+		value: request(func(a *At) Value { return Value{F: a.RB.WorstDeviation, OK: true} })},
+	{Name: "below_quorum", Doc: "keys with fewer than a quorum, ⌊R/2⌋ + 1, of live replicas", Expect: true,
+		value: count(func(s *StepResult) int { return s.BelowQuorum })},
+	{Name: "unavailable", Doc: "keys with no live replica (a profile's key whose product does not move it)", Expect: true,
+		value: count(func(s *StepResult) int { return s.Unavailable })},
+	{Name: "zone_collisions", Doc: "keys with two replicas in one zone while as many zones as replicas are live", Expect: true,
+		value: count(func(s *StepResult) int { return s.ZoneCollisions })},
+	{Name: "repartitioned", Doc: "keys whose Kafka partition or Elasticsearch shard changed", Expect: true,
+		value: count(func(s *StepResult) int { return s.Repartitioned })},
+}
+
+// MetricNames lists the metrics expect: may bound, in table order.
+var MetricNames = func() []string {
+	var out []string
+	for _, m := range Metrics {
+		if m.Expect {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}()
+
+// MetricOf returns the metric called name, or nil.
+func MetricOf(name string) *Metric {
+	for i := range Metrics {
+		if Metrics[i].Name == name {
+			return &Metrics[i]
+		}
+	}
+	return nil
 }
 
 // RequestMetric reports whether a metric needs a weighted key set
 // (KeySpec.Weighted): the request metrics.
 func RequestMetric(name string) bool {
-	return name == "moved_requests" || name == "request_peak_to_mean" || name == "request_worst_deviation"
+	m := MetricOf(name)
+	return m != nil && m.Requests
 }
 
-// Metric returns the metric called name (one of MetricNames) of rule r at
-// step i, and false for an unknown name. recurs is the earlier step's
-// number, or -1 when the placement is new. The request metrics are
-// unknown (false) when the key set carries no weights.
+// Metric returns the metric called name of rule r at step i, and false
+// for an unknown name. recurs is the earlier step's number, or -1 when
+// the placement is new. The request metrics are unknown (false) when the
+// key set carries no weights.
 func (res *Result) Metric(name string, r, i int) (float64, bool) {
-	s := &res.Rules[r].Steps[i]
-	if RequestMetric(name) {
-		return res.requestMetric(name, r, i)
-	}
-	counts := map[string]int{
-		"moved": s.Moved, "needed": s.Needed, "collateral": s.Collateral(), "ideal": s.Ideal,
-		"total_moved": s.TotalMoved, "recurs": s.Recurs, "replica_moved": s.ReplicaMoved,
-		"copies": s.Copies, "under_replicated": s.UnderReplicated,
-		"below_quorum": s.BelowQuorum, "unavailable": s.Unavailable, "zone_collisions": s.ZoneCollisions,
-		"repartitioned": s.Repartitioned,
-	}
-	if v, ok := counts[name]; ok {
-		return float64(v), true
-	}
-	b := res.Balance(r, i)
-	switch name {
-	case "moved_fraction":
-		return float64(s.Moved) / float64(res.Keys.Len()), true
-	case "peak_to_mean":
-		return b.PeakToMean, true
-	case "worst_deviation":
-		return b.WorstDeviation, true
-	case "cv":
-		return b.CV, true
-	case "noise_cv":
-		return b.NoiseCV, true
-	}
-	return 0, false
-}
-
-func (res *Result) requestMetric(name string, r, i int) (float64, bool) {
-	b, ok := res.RequestBalance(r, i)
-	switch {
-	case !ok:
+	m := MetricOf(name)
+	if m == nil {
 		return 0, false
-	case name == "moved_requests":
-		return float64(res.Rules[r].Steps[i].MovedRequests), true
-	case name == "request_peak_to_mean":
-		return b.PeakToMean, true
 	}
-	return b.WorstDeviation, true
+	v := m.Value(res.At(r, i))
+	switch {
+	case m.Kind == StepRef:
+		return float64(v.N), true
+	case !v.OK:
+		return 0, false
+	case m.Kind == Fraction:
+		return v.F, true
+	}
+	return float64(v.N), true
 }
 
 // Expectation is an assertion on a replay's metrics, written in a
