@@ -21,7 +21,8 @@ type repartitioner interface {
 // key, which keeps the down node that held it first.
 func health(sr *StepResult, p placer, st *State, lists [][]NodeID, labels []Labels) {
 	stranded := 0
-	if s, ok := p.(stranding); ok {
+	s, profiled := p.(stranding)
+	if profiled {
 		stranded = s.stranded()
 	}
 	sr.Unavailable = stranded
@@ -30,9 +31,13 @@ func health(sr *StepResult, p placer, st *State, lists [][]NodeID, labels []Labe
 	}
 	r := len(lists)
 	q := r/2 + 1
-	if q == 1 {
+	switch {
+	case !profiled && st.Live() >= q:
+		// The built-in rules list r distinct live nodes while there are
+		// as many, so no key is below quorum; no pass over the keys.
+	case q == 1:
 		sr.BelowQuorum = stranded + countNoNode(lists[0])
-	} else {
+	default:
 		sr.BelowQuorum = countNoNode(lists[q-1])
 	}
 	if r > 1 && liveZones(st, labels) >= r {
