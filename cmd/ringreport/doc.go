@@ -63,13 +63,13 @@
 // render writes one figure or one data file of one scenario to standard
 // output, for embedding in an article or a README: ring (or rings) and
 // strips for one -step, history, balance, deviation and transfers for the
-// whole run, sweep-cv, sweep-worst-deviation and sweep-moved for a
+// whole run, migrations for a scenario with compare:, sweep-cv, sweep-worst-deviation and sweep-moved for a
 // scenario with sweep: (exit status 1 without one), and report
 // (Markdown), data (JSON, with the sweep and seed bands), csv, owners
 // (every key's owners at -step n) and transfers-csv (every from → to pair
 // of moved keys, at every step or at -step n: the file a build leaves
 // out when it would pass 5 MiB). -rule keeps only the rule with that
-// label.
+// label. A figure is drawn alone, without the others.
 //
 //	$ ringreport render ring --rule ring --step 3 scenarios/ring.yaml > ring.svg
 //	$ ringreport render history scenarios/ring.yaml > history.svg

@@ -36,6 +36,7 @@ var renderable = []target{
 	{"balance", false, "keys per node after the last step (SVG)", false},
 	{"deviation", false, "worst deviation from the fair share, step by step (SVG)", false},
 	{"transfers", false, "keys each node received and sent over the run (SVG)", false},
+	{"migrations", false, "keys whose owner differs between the compare: pairs of rules, per step (SVG)", false},
 	{"sweep-cv", false, "cv at step 0 against the swept parameter (SVG; needs sweep:)", false},
 	{"sweep-worst-deviation", false, "worst deviation at step 0 against the swept parameter (SVG; needs sweep:)", false},
 	{"sweep-moved", false, "keys moved by step 1 against the swept parameter (SVG; needs sweep:)", false},
@@ -292,20 +293,18 @@ func (f *renderFlags) selectRule(s *sim.Scenario) error {
 	return fmt.Errorf("%s: -rule %q: the scenario has no rule with that label; its rules are %s", f.file, f.rule, strings.Join(labels, ", "))
 }
 
-// figure renders the requested figure.
+// figure renders the requested figure, and only it.
 func (f *renderFlags) figure(res *sim.Result) ([]byte, error) {
-	figs, err := svg.Figures(res)
-	if err != nil {
-		return nil, err
-	}
 	kind := f.what
 	if kind == "ring" {
 		kind = "rings"
 	}
-	for _, fig := range figs {
-		if fig.Kind == kind && (fig.Step == f.step || (f.step < 0 && fig.Step < 0)) {
-			return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
-		}
+	fig, ok, err := svg.FigureOf(res, kind, f.step)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%s: no %s figure for step %d", f.file, f.what, f.step)
+	if !ok {
+		return nil, fmt.Errorf("%s: no %s figure for step %d", f.file, f.what, f.step)
+	}
+	return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
 }

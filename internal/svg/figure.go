@@ -61,6 +61,40 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	return figs, nil
 }
 
+// FigureOf renders the one figure of a kind ("rings", "strips",
+// "history", "balance", "deviation", "transfers", "migrations") at a step
+// (-1 for whole-run figures), as Figures names and draws it, without
+// drawing the others; false when the replay has no such figure.
+func FigureOf(res *sim.Result, kind string, step int) (Figure, bool, error) {
+	if err := check(res); err != nil {
+		return Figure{}, false, err
+	}
+	steps := len(res.Timeline.States)
+	name := func(what string) string {
+		return fmt.Sprintf("step-%0*d-%s.svg", len(strconv.Itoa(steps-1)), step, what)
+	}
+	perStep := step >= 0 && step < steps
+	switch {
+	case kind == "rings" && perStep:
+		return ringsFigure(res, step, name("rings")), true, nil
+	case kind == "strips" && perStep && step > 0:
+		return stripsFigure(res, step, name("strips")), true, nil
+	case step >= 0:
+		return Figure{}, false, nil
+	case kind == "history":
+		return historyFigure(res), true, nil
+	case kind == "balance":
+		return balanceFigure(res), true, nil
+	case kind == "deviation":
+		return deviationFigure(res), true, nil
+	case kind == "transfers":
+		return transfersFigure(res), true, nil
+	case kind == "migrations" && len(res.Migrations) > 0:
+		return migrationFigure(res), true, nil
+	}
+	return Figure{}, false, nil
+}
+
 // each calls f(0) … f(n−1) on up to GOMAXPROCS goroutines: the steps'
 // figures are independent, and a long scenario has hundreds of them. A
 // panic in f is raised again in the caller's goroutine, where a caller

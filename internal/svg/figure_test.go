@@ -273,3 +273,33 @@ func TestStepLabelsApart(t *testing.T) {
 		}
 	}
 }
+
+// TestFigureOfMatchesFigures checks that drawing one figure gives the
+// bytes Figures gives for it, for every figure of a replay.
+func TestFigureOfMatchesFigures(t *testing.T) {
+	s := walkthrough("w", 900)
+	s.Migrations = []sim.Migration{{From: "ring", To: "modulo"}}
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := Figures(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figs[len(figs)-1].Kind != "migrations" {
+		t.Fatalf("no migrations figure among %d", len(figs))
+	}
+	for _, want := range figs {
+		got, ok, err := FigureOf(res, want.Kind, want.Step)
+		if err != nil || !ok {
+			t.Fatalf("FigureOf(%s, %d): %v, %v", want.Kind, want.Step, ok, err)
+		}
+		if got.Name != want.Name || !bytes.Equal(got.SVG, want.SVG) {
+			t.Errorf("FigureOf(%s, %d) = %s, differs from Figures' %s", want.Kind, want.Step, got.Name, want.Name)
+		}
+	}
+	if _, ok, _ := FigureOf(res, "strips", 0); ok {
+		t.Error("FigureOf gave strips for step 0")
+	}
+}
