@@ -325,6 +325,9 @@ func (d *jsonDoc) ruleStep(r, i int) {
 			e.closeObject()
 		}
 	}
+	if st := sr.Streams; st != nil {
+		d.streams(st)
+	}
 	e.key("notes")
 	e.strings(sr.Notes)
 	weighted := sr.Requests != nil
@@ -375,6 +378,30 @@ func (d *jsonDoc) ruleStep(r, i int) {
 			d.nodeList(sr.HotOwners)
 		}
 	}
+	e.closeObject()
+}
+
+// streams writes a step's replica streaming: the copies each node
+// receives and sends (nodes with none left out) and the unsourced ones.
+func (d *jsonDoc) streams(st *sim.Streams) {
+	e := d.e
+	e.key("streams")
+	e.openObject()
+	for _, side := range []struct {
+		name   string
+		counts []int
+	}{{"received", st.Received}, {"sent", st.Sent}} {
+		e.key(side.name)
+		e.openObject()
+		for id, n := range side.counts {
+			if n > 0 {
+				e.keyQuoted(d.names[id])
+				e.int(int64(n))
+			}
+		}
+		e.closeObject()
+	}
+	e.kint("unsourced", st.Unsourced)
 	e.closeObject()
 }
 

@@ -193,27 +193,28 @@ type refStep struct {
 }
 
 type refRuleStep struct {
-	Moved           int       `json:"moved"`
-	MovedFraction   refFixed6 `json:"moved_fraction"`
-	Needed          int       `json:"needed"`
-	Collateral      int       `json:"collateral"`
-	Ideal           int       `json:"ideal"`
-	Loads           refObject `json:"loads"`
-	PeakToMean      refFixed6 `json:"peak_to_mean"`
-	WorstDeviation  refFixed6 `json:"worst_deviation"`
-	CV              refFixed6 `json:"cv"`
-	NoiseCV         refFixed6 `json:"noise_cv"`
-	TotalMoved      int       `json:"total_moved"`
-	Fingerprint     string    `json:"fingerprint"`
-	Recurs          *int      `json:"recurs"`
-	ReplicaMoved    int       `json:"replica_moved"`
-	Copies          int       `json:"copies"`
-	UnderReplicated int       `json:"under_replicated"`
-	BelowQuorum     int       `json:"below_quorum"`
-	Unavailable     int       `json:"unavailable"`
-	ZoneCollisions  int       `json:"zone_collisions"`
-	Repartitioned   int       `json:"repartitioned"`
-	Notes           []string  `json:"notes"`
+	Moved           int         `json:"moved"`
+	MovedFraction   refFixed6   `json:"moved_fraction"`
+	Needed          int         `json:"needed"`
+	Collateral      int         `json:"collateral"`
+	Ideal           int         `json:"ideal"`
+	Loads           refObject   `json:"loads"`
+	PeakToMean      refFixed6   `json:"peak_to_mean"`
+	WorstDeviation  refFixed6   `json:"worst_deviation"`
+	CV              refFixed6   `json:"cv"`
+	NoiseCV         refFixed6   `json:"noise_cv"`
+	TotalMoved      int         `json:"total_moved"`
+	Fingerprint     string      `json:"fingerprint"`
+	Recurs          *int        `json:"recurs"`
+	ReplicaMoved    int         `json:"replica_moved"`
+	Copies          int         `json:"copies"`
+	UnderReplicated int         `json:"under_replicated"`
+	BelowQuorum     int         `json:"below_quorum"`
+	Unavailable     int         `json:"unavailable"`
+	ZoneCollisions  int         `json:"zone_collisions"`
+	Repartitioned   int         `json:"repartitioned"`
+	Streams         *refStreams `json:"streams,omitempty"`
+	Notes           []string    `json:"notes"`
 	// Transfers are the largest from → to pairs, Rest the others.
 	Transfers []refTransfer `json:"transfers"`
 	Rest      refRest       `json:"transfers_rest"`
@@ -335,7 +336,8 @@ func refRuleStepOf(res *sim.Result, r, i int) refRuleStep {
 		Fingerprint: fingerprint(sr.Fingerprint), Recurs: recursOf(sr),
 		ReplicaMoved: sr.ReplicaMoved, Copies: sr.Copies, UnderReplicated: sr.UnderReplicated,
 		BelowQuorum: sr.BelowQuorum, Unavailable: sr.Unavailable, ZoneCollisions: sr.ZoneCollisions, Repartitioned: sr.Repartitioned,
-		Notes: append([]string{}, sr.Notes...),
+		Streams: refStreamsOf(res, sr.Streams),
+		Notes:   append([]string{}, sr.Notes...),
 	}
 	for _, m := range res.Timeline.States[i].Members {
 		j.Loads = append(j.Loads, refMember{res.Timeline.Nodes[m.ID], sr.Loads[m.ID]})
@@ -462,4 +464,28 @@ func refSweepOf(st *sweep.Result) *refSweep {
 		js.Points = append(js.Points, p)
 	}
 	return js
+}
+
+type refStreams struct {
+	Received  refObject `json:"received"`
+	Sent      refObject `json:"sent"`
+	Unsourced int       `json:"unsourced"`
+}
+
+func refStreamsOf(res *sim.Result, st *sim.Streams) *refStreams {
+	if st == nil {
+		return nil
+	}
+	out := &refStreams{Received: refObject{}, Sent: refObject{}, Unsourced: st.Unsourced}
+	for id, n := range st.Received {
+		if n > 0 {
+			out.Received = append(out.Received, refMember{res.Timeline.Nodes[id], n})
+		}
+	}
+	for id, n := range st.Sent {
+		if n > 0 {
+			out.Sent = append(out.Sent, refMember{res.Timeline.Nodes[id], n})
+		}
+	}
+	return out
 }

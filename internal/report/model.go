@@ -166,6 +166,9 @@ type StepSection struct {
 	Requests *StepRequests
 	// Transfers holds one entry per rule that moved keys at this step.
 	Transfers []StepTransfers
+	// Streams holds one entry per rule that made replica copies at this
+	// step (with replicas > 1).
+	Streams []StepStreams
 	// Figures are the figures of this step, in svg.Figures order.
 	Figures []FigureRef
 	// Bands are the rules' figures at this step over the seeds, when the
@@ -412,4 +415,29 @@ type StepRequestRow struct {
 	MovedFraction float64
 	// PeakToMean and WorstDeviation are sim.Result.RequestBalance's.
 	PeakToMean, WorstDeviation float64
+}
+
+// StepStreams is one rule's replica streaming at one step: the copies
+// each node receives and sends to restore R, by node and by zone.
+type StepStreams struct {
+	// Label names the rule.
+	Label string
+	// Copies is the step's copies; Unsourced those without a live source.
+	Copies, Unsourced int
+	// Nodes lists the nodes that receive or send, most received first, at
+	// most maxStreamRows of them; More counts the rest.
+	Nodes []StreamRow
+	More  int
+	// Zones sums the nodes by zone, when nodes have zones.
+	Zones []StreamRow
+	// Busiest is the node (or zone) receiving the most copies, and
+	// BusiestShare its share of them: the recovery's bottleneck.
+	Busiest      string
+	BusiestShare float64
+}
+
+// StreamRow is what one node or zone receives and sends.
+type StreamRow struct {
+	Name           string
+	Received, Sent int
 }

@@ -28,6 +28,7 @@ func stepSection(res *sim.Result, i int) StepSection {
 	sec.Requests = stepRequests(res, i, shown)
 	if i > 0 {
 		sec.Transfers = stepTransfers(res, i)
+		sec.Streams = stepStreams(res, i)
 	}
 	sec.ShowReplicas = st.Replicas > 1 || (i > 0 && res.Timeline.States[i-1].Replicas > 1)
 	sec.ShowHealth = showHealth(res)
@@ -240,6 +241,54 @@ func nodeNames(res *sim.Result, ids []sim.NodeID) []string {
 		if id != sim.NoNode {
 			out = append(out, res.Timeline.Nodes[id])
 		}
+	}
+	return out
+}
+
+// maxStreamRows is the most nodes a step's streaming table lists.
+const maxStreamRows = 12
+
+// stepStreams is every rule's replica streaming at step i, for the rules
+// that made copies.
+func stepStreams(res *sim.Result, i int) []StepStreams {
+	var out []StepStreams
+	for _, rr := range res.Rules {
+		sr := &rr.Steps[i]
+		st := sr.Streams
+		if st == nil || sr.Copies == 0 {
+			continue
+		}
+		ss := StepStreams{Label: rr.Spec.Label, Copies: sr.Copies, Unsourced: st.Unsourced}
+		var rows []StreamRow
+		zones := map[string]*StreamRow{}
+		var zoneOrder []string
+		for id, name := range res.Timeline.Nodes {
+			in, sent := st.Received[id], st.Sent[id]
+			if in+sent == 0 {
+				continue
+			}
+			rows = append(rows, StreamRow{Name: name, Received: in, Sent: sent})
+			if z := res.Timeline.Labels[id].Zone; z != "" {
+				if zones[z] == nil {
+					zones[z] = &StreamRow{Name: z}
+					zoneOrder = append(zoneOrder, z)
+				}
+				zones[z].Received += in
+				zones[z].Sent += sent
+			}
+		}
+		slices.SortStableFunc(rows, func(a, b StreamRow) int { return b.Received - a.Received })
+		if len(rows) > 0 {
+			ss.Busiest, ss.BusiestShare = rows[0].Name, ratio(rows[0].Received, sr.Copies)
+		}
+		if len(rows) > maxStreamRows {
+			rows, ss.More = rows[:maxStreamRows], len(rows)-maxStreamRows
+		}
+		ss.Nodes = rows
+		for _, z := range zoneOrder {
+			ss.Zones = append(ss.Zones, *zones[z])
+		}
+		out = append(out, ss)
 	}
 	return out
 }

@@ -252,3 +252,50 @@ func TestShade(t *testing.T) {
 		}
 	}
 }
+
+// TestStreams checks the replica streaming against the copies: every copy
+// has one receiver and one live sender or is unsourced, and growing the
+// preference list from 1 to 3 streams every key's two new copies from its
+// primary.
+func TestStreams(t *testing.T) {
+	s := walkthrough(Step{Op: OpReplicas, Value: 3}, fail("a"), fail("b"), recover_("a"), add("f"), remove("c"))
+	res := mustReplay(t, s)
+	for r, rr := range res.Rules {
+		for i, sr := range rr.Steps[1:] {
+			st := sr.Streams
+			if st == nil {
+				t.Fatalf("%s step %d: no streams with replicas 3", rr.Spec.Label, i+1)
+			}
+			in, out := sum(st.Received), sum(st.Sent)
+			if in != sr.Copies || out+st.Unsourced != sr.Copies {
+				t.Errorf("%s step %d: %d copies, received %d, sent %d + unsourced %d", rr.Spec.Label, i+1, sr.Copies, in, out, st.Unsourced)
+			}
+			for id, n := range st.Sent {
+				if n > 0 && !res.Timeline.States[i+1].isLive(NodeID(id)) {
+					t.Errorf("%s step %d: failed or gone node %s sends %d copies", rr.Spec.Label, i+1, res.Timeline.Nodes[id], n)
+				}
+			}
+		}
+		if r == 0 {
+			if st := rr.Steps[1].Streams; sum(st.Sent) != 1800 || st.Unsourced != 0 {
+				t.Errorf("replicas 1→3: sent %d, unsourced %d; want 1800, 0", sum(st.Sent), st.Unsourced)
+			}
+		}
+	}
+	if res.Rules[0].Steps[0].Streams != nil {
+		t.Error("streams at step 0")
+	}
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+func (s *State) isLive(id NodeID) bool {
+	m, ok := s.Member(id)
+	return ok && !m.Failed
+}

@@ -50,6 +50,9 @@ type StepResult struct {
 	// replicas; Unavailable those with none (a profile's key whose every
 	// replica is down); ZoneCollisions those with two replicas in one zone.
 	BelowQuorum, Unavailable, ZoneCollisions int
+	// Streams says, with R > 1, which node each copy of Copies goes to
+	// and comes from; nil with one replica, where Transfers says it.
+	Streams *Streams
 	// Repartitioned counts keys whose unit of placement changed: their
 	// Kafka partition, Elasticsearch shard. A Kafka key that changes
 	// partition loses its per-key ordering, whether or not its broker
@@ -295,3 +298,30 @@ func (r *Result) EachOwner(rule, step int, f func(key string, pos Probe)) error 
 	}
 	return nil
 }
+
+// Streams is the replica streaming of one step: every copy a key's new
+// replica set needs, by the node that receives it and the node that
+// sends it, the first node of the key's old set that is live after the
+// step. A copy whose old set has no live node is unsourced: it has to
+// come from outside the cluster (a backup), or it is lost.
+type Streams struct {
+	// Received and Sent count copies by NodeID.
+	Received, Sent []int
+	// Unsourced counts copies without a live source.
+	Unsourced int
+}
+
+// count records one copy to node to of a key whose old replicas are old,
+// given the nodes live after the step.
+func (s *Streams) count(to NodeID, old []NodeID, after []bool) {
+	s.Received[to]++
+	for _, o := range old {
+		if after[o] {
+			s.Sent[o]++
+			return
+		}
+	}
+	s.Unsourced++
+}
+
+func newStreams(n int) *Streams { return &Streams{Received: make([]int, n), Sent: make([]int, n)} }

@@ -165,6 +165,9 @@ func (t *tracker) begin(i int) (*stepAcc, []int) {
 	n := len(t.nodeHash)
 	sr := &StepResult{Recurs: -1}
 	acc := &stepAcc{sr: sr, before: liveSet(&states[i-1], n), after: liveSet(&states[i], n)}
+	if len(t.cur) > 1 || states[i].Replicas > 1 {
+		sr.Streams = newStreams(n)
+	}
 	t.hist.open(i, t.cur[0])
 	return acc, append([]int(nil), t.loads...)
 }
@@ -239,7 +242,7 @@ func (t *tracker) change(acc *stepAcc, k int, lists [][]NodeID, j int) {
 		acc.sr.ReplicaMoved++
 		acc.sr.Copies++
 	} else {
-		t.replicaChange(acc.sr, k, lists, j)
+		t.replicaChange(acc, k, lists, j)
 	}
 	if len(lists) == len(t.cur) {
 		last := len(lists) - 1
@@ -282,7 +285,8 @@ func b2i(b bool) int {
 
 // replicaChange counts whether key k's replica set changed, and the
 // copies its new set needs.
-func (t *tracker) replicaChange(sr *StepResult, k int, lists [][]NodeID, j int) {
+func (t *tracker) replicaChange(acc *stepAcc, k int, lists [][]NodeID, j int) {
+	sr := acc.sr
 	var buf [8]NodeID
 	oldSet := buf[:0]
 	for _, l := range t.cur {
@@ -296,6 +300,9 @@ func (t *tracker) replicaChange(sr *StepResult, k int, lists [][]NodeID, j int) 
 			live++
 			if !containsID(oldSet, id) {
 				n++
+				if sr.Streams != nil {
+					sr.Streams.count(id, oldSet, acc.after)
+				}
 			}
 		}
 	}

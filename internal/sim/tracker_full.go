@@ -61,12 +61,15 @@ func fullCompare(res *Result, i int, prev, cur [][]NodeID, rank []uint32, sr *St
 		}
 		strip.HashOrder[h*cells/k][why]++
 	}
-	sr.ReplicaMoved, sr.Copies = replicaChanges(prev, cur)
+	if len(prev) > 1 || len(cur) > 1 {
+		sr.Streams = newStreams(n)
+	}
+	sr.ReplicaMoved, sr.Copies = replicaChanges(prev, cur, after, sr.Streams)
 }
 
 // replicaChanges counts keys whose replica set changed and the copies
-// that the new sets need.
-func replicaChanges(prev, cur [][]NodeID) (changed, copies int) {
+// that the new sets need, into streams when it is not nil.
+func replicaChanges(prev, cur [][]NodeID, after []bool, streams *Streams) (changed, copies int) {
 	oldSet := make([]NodeID, 0, len(prev))
 	for k := range cur[0] {
 		oldSet = oldSet[:0]
@@ -81,6 +84,9 @@ func replicaChanges(prev, cur [][]NodeID) (changed, copies int) {
 				live++
 				if !slices.Contains(oldSet, l[k]) {
 					n++
+					if streams != nil {
+						streams.count(l[k], oldSet, after)
+					}
 				}
 			}
 		}
