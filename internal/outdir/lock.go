@@ -28,10 +28,12 @@ func Lock(dir string) (unlock func(), err error) {
 	name := LockFile(dir)
 	unlock, pid, err := lockFile(name)
 	switch {
-	case errors.Is(err, ErrLocked) && pid != "":
-		return nil, fmt.Errorf("%s: %w (process %s holds %s); wait for it to finish, or choose another -o", text.Path(dir), err, pid, text.Path(name))
 	case errors.Is(err, ErrLocked):
-		return nil, fmt.Errorf("%s: %w (it holds %s); wait for it to finish, or choose another -o", text.Path(dir), err, text.Path(name))
+		holder := "it holds " + text.Path(name)
+		if pid != "" && digits(pid) {
+			holder = "process " + pid + " holds " + text.Path(name)
+		}
+		return nil, fmt.Errorf("cannot write %s: %w (%s); wait for it to finish, or choose another -o", text.Path(dir), err, holder)
 	case err != nil:
 		return nil, fmt.Errorf("cannot lock the output directory: %w", text.PathError(err))
 	}

@@ -2,8 +2,6 @@ package safefs
 
 import (
 	"errors"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,38 +75,5 @@ func TestReadFile(t *testing.T) {
 		if data, err := ReadFile(r, name("big"), 10); err != nil || len(data) != 11 {
 			t.Errorf("ReadFile(big, 10) read %d bytes, %v; want 11", len(data), err)
 		}
-	}
-}
-
-// TestFS: the fs.FS serves regular files within the limit and refuses
-// the rest, as templates are read.
-func TestFS(t *testing.T) {
-	_, root := fixture(t)
-	fsys := FS(root, 100)
-	if data, err := fs.ReadFile(fsys, "link"); err != nil || string(data) != "hello" {
-		t.Errorf("ReadFile(link) = %q, %v", data, err)
-	}
-	fast(t, "fs.ReadFile", func() {
-		for _, n := range []string{"fifo", "zero", "big", "../a.txt", "nosuch"} {
-			if _, err := fs.ReadFile(fsys, n); err == nil {
-				t.Errorf("fs.ReadFile(%s) succeeded", n)
-			}
-		}
-	})
-	if _, err := fsys.Open("nosuch"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Open(nosuch) = %v, want fs.ErrNotExist (templates fall back on it)", err)
-	}
-	// A file that grows past the limit once open fails when read.
-	f, err := fsys.Open("a.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := os.WriteFile(filepath.Join(root.Name(), "a.txt"), make([]byte, 1000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(f)
-	if err == nil || len(data) > 101 {
-		t.Errorf("reading a file grown past the limit: %d bytes, %v", len(data), err)
 	}
 }
