@@ -50,6 +50,9 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	)
 	stop := onInterrupt(func(sig string) {
 		mu.Lock() // waits for a file being written, or for the swap
+		if showsProgress(stderr) {
+			fmt.Fprint(stderr, "\r\x1b[K") // the progress line
+		}
 		if committed {
 			fmt.Fprintf(stderr, "ringreport: interrupted (%s) after %s was written\n", sig, text.Path(f.out))
 		} else {
