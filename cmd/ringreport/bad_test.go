@@ -67,8 +67,9 @@ func TestBadCorpus(t *testing.T) {
 }
 
 // TestSpecialFiles checks that a scenario or keys file that is a FIFO
-// (which would block a plain read for ever) is refused at once, and that
-// a scenario folder may not hold a symlink out of itself.
+// (which would block a plain read for ever) or a device is refused at
+// once, and that a scenario folder may not hold a symlink out of itself;
+// validate, build, check and render open files alike, and say so alike.
 func TestSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "s", "keys.yaml"), []byte("title: K\nkeys: {file: k.txt}\nnodes: [a]\n"))
@@ -78,28 +79,42 @@ func TestSpecialFiles(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.yaml")); err != nil {
+		t.Fatal(err)
+	}
 	writeFile(t, filepath.Join(dir, "outside.yaml"), []byte("title: O\nkeys: 10\nnodes: [a]\n"))
 	if err := os.Symlink("../outside.yaml", filepath.Join(dir, "s", "link.yaml")); err != nil {
 		t.Fatal(err)
 	}
+	out := filepath.Join(dir, "out")
 	tests := []struct{ arg, want string }{
 		{filepath.Join(dir, "fifo.yaml"), "is not a regular file (p---------)"},
+		{filepath.Join(dir, "zero.yaml"), "is not a regular file (Dc---------)"},
 		{filepath.Join(dir, "s", "keys.yaml"), `cannot read keys file "k.txt": k.txt is not a regular file`},
 		{filepath.Join(dir, "s"), "link.yaml: path escapes from parent"},
 	}
 	for _, tt := range tests {
-		done := make(chan string, 1)
-		go func() {
-			code, _, stderr := runSafely(t, "validate", tt.arg)
-			done <- fmt.Sprintf("%d %s", code, stderr)
-		}()
-		select {
-		case got := <-done:
-			if !strings.HasPrefix(got, "1 ") || !strings.Contains(got, tt.want) {
-				t.Errorf("validate %s: %s\nwant exit 1 and %q", tt.arg, got, tt.want)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("validate %s hangs", tt.arg)
+		cmds := [][]string{{"validate", tt.arg}, {"build", "-o", out, tt.arg}, {"check", "-o", out, tt.arg}}
+		if strings.HasSuffix(tt.arg, ".yaml") {
+			cmds = append(cmds, []string{"render", "data", tt.arg})
 		}
+		for _, args := range cmds {
+			done := make(chan string, 1)
+			go func() {
+				code, _, stderr := runSafely(t, args...)
+				done <- fmt.Sprintf("%d %s", code, stderr)
+			}()
+			select {
+			case got := <-done:
+				if !strings.HasPrefix(got, "1 ") || !strings.Contains(got, tt.want) {
+					t.Errorf("%s %s: %s\nwant exit 1 and %q", args[0], tt.arg, got, tt.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %s hangs", args[0], tt.arg)
+			}
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a build of an unreadable input wrote its output")
 	}
 }

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"sync"
 
 	"github.com/ringreport/ringreport/internal/outdir"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/site"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // parseBuildFlags parses the flags that build and check share (build
@@ -17,7 +18,7 @@ func parseBuildFlags(name string, args []string, stderr io.Writer) (f buildFlags
 	fs := newFlagSet(name, "[path ...]", stderr)
 	f.register(fs)
 	if name == "build" {
-		fs.BoolVar(&f.force, "force", false, "replace the output directory even if ringreport did not write it")
+		fs.BoolVar(&f.force, "force", false, "replace the output directory even if ringreport did not write it (only ever a directory)")
 	}
 	if code, ok := parseFlags(fs, args); !ok {
 		return f, nil, code, false
@@ -34,18 +35,46 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	inputs := paths
+	if len(inputs) == 0 {
+		inputs = []string{defaultScenarios}
+	}
 	// The output directory is opened at the first file, so that input
 	// errors leave the file system untouched, and then filled file by
-	// file as scenarios finish.
-	var w *outdir.Writer
+	// file as scenarios finish. mu guards w against the signal handler,
+	// which removes the temporary directory of an interrupted build.
+	var (
+		mu        sync.Mutex
+		w         *outdir.Writer
+		committed bool
+	)
+	stop := onInterrupt(func(sig string) {
+		mu.Lock() // waits for a file being written, or for the swap
+		if showsProgress(stderr) {
+			fmt.Fprint(stderr, "\r\x1b[K") // the progress line
+		}
+		if committed {
+			fmt.Fprintf(stderr, "ringreport: interrupted (%s) after %s was written\n", sig, text.Path(f.out))
+		} else {
+			if w != nil {
+				w.Abort()
+			}
+			fmt.Fprintf(stderr, "ringreport: interrupted (%s); %s is as it was\n", sig, text.Path(f.out))
+		}
+	})
+	defer stop()
 	code = streamFiles(paths, f, stderr, func(file outdir.File) (err error) {
+		mu.Lock()
+		defer mu.Unlock()
 		if w == nil {
-			if w, err = outdir.Create(f.out, f.force); err != nil {
+			if w, err = outdir.CreateWith(f.out, outdir.Options{Force: f.force, Inputs: inputs}); err != nil {
 				return err
 			}
 		}
 		return w.Add(file)
 	})
+	mu.Lock()
+	defer mu.Unlock()
 	if w == nil {
 		return exitStatus(code)
 	}
@@ -53,7 +82,9 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		w.Abort()
 		return code
 	}
-	if err := w.Commit(); err != nil {
+	err := w.Commit()
+	committed = err == nil
+	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
@@ -78,14 +109,17 @@ func exitStatus(code int) int {
 // exitOK, exitFailedExpectations when every file was emitted but some
 // expectations failed, or exitError.
 func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdir.File) error) int {
-	inputs, err := readInputs(paths, f.limits)
+	inputs, err := readInputs(paths, f.limits, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
 	opts := site.Options{Jobs: f.jobs}
 	if f.templates != "" {
-		opts.Templates = os.DirFS(f.templates)
+		if opts.Templates, err = loadTemplates(f.templates, f.limits); err != nil {
+			fmt.Fprintln(stderr, "ringreport:", err)
+			return exitError
+		}
 	}
 	var finish func()
 	opts.Progress, finish = progressFunc(stderr)
@@ -128,11 +162,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if len(diffs) == 0 {
 		return exitStatus(code) // exitError when expectations failed
 	}
-	fmt.Fprintf(stderr, "ringreport: %s is stale (%d files differ):\n", f.out, len(diffs))
+	fmt.Fprintf(stderr, "ringreport: %s is stale (%d files differ):\n", text.Path(f.out), len(diffs))
 	for _, d := range diffs {
 		fmt.Fprintln(stderr, "\t"+d)
 	}
-	fmt.Fprintf(stderr, "run 'go run ./cmd/ringreport build -o %s' and commit the result\n", f.out)
+	fmt.Fprintf(stderr, "run 'go run ./cmd/ringreport build -o %s' and commit the result\n", text.Path(f.out))
 	return exitStale
 }
 
@@ -143,7 +177,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	inputs, err := readInputs(fs.Args(), lim)
+	inputs, err := readInputs(fs.Args(), lim, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError

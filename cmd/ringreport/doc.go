@@ -13,8 +13,9 @@
 // # Build
 //
 // build (the default command) replays every scenario file given (files,
-// or folders of *.yaml files; default scenarios/) and writes the site to
-// -o (default out/):
+// or folders of *.yaml and *.yml files, in any case; hidden files and
+// symlinks to nothing are skipped with a note; default scenarios/) and
+// writes the site to -o (default out/):
 //
 //	$ ringreport
 //	$ ringreport build -o site -j 4 scenarios/ring.yaml scenarios/replication.yaml
@@ -31,8 +32,11 @@
 // standard error only when it is a terminal and CI is not set; NO_COLOR
 // turns its colour off. The site is written to a temporary folder and
 // swapped into place, so a failed build leaves the previous site as it
-// was. Build refuses to replace a non-empty folder that it did not write,
-// unless given -force.
+// was; SIGINT or SIGTERM removes the temporary folder. A second build
+// into the same folder while one runs is refused (the first holds an
+// flock on .out.lock beside it). Build refuses to replace a non-empty
+// folder that it did not write, unless given -force; even then it
+// replaces only a directory, never a file, a device or a symlink.
 //
 // -templates DIR restyles the site without forking: DIR may hold any of
 // page.html.tmpl (a scenario's page), index.html.tmpl (the gallery),
@@ -107,8 +111,11 @@
 //
 // Keys files are read through an os.Root on the scenario's folder, so
 // they cannot name a file outside it, not even through a symlink; so are
-// scenarios found in a folder. Build never replaces the working
-// directory or an ancestor of it, even with -force.
+// scenarios found in a folder, and -templates files. Only regular files
+// are opened, by every command; check reports anything else in the
+// output folder as a difference without opening it. Build never replaces
+// the working directory, a scenarios folder it reads, or an ancestor of
+// either, even with -force.
 //
 // # Version and help
 //
@@ -126,4 +133,6 @@
 //	2  usage: an unknown command or flag, a bad flag value, a wrong
 //	   number of arguments — anything wrong on the command line alone
 //	3  check: the output folder is stale
+//	130, 143  build: interrupted by SIGINT or SIGTERM (the previous site
+//	   is left as it was)
 package main

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/ringreport/ringreport/internal/scenario"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // buildFlags are the flags shared by build and check.
@@ -48,10 +49,10 @@ func (b *buildFlags) check() error {
 	if b.templates != "" {
 		fi, err := os.Stat(b.templates)
 		if err != nil {
-			return fmt.Errorf("parsing -templates: %w", err)
+			return fmt.Errorf("parsing -templates: %w", text.PathError(err))
 		}
 		if !fi.IsDir() {
-			return fmt.Errorf("parsing -templates: %s is not a directory", b.templates)
+			return fmt.Errorf("parsing -templates: %s is not a directory", text.Path(b.templates))
 		}
 	}
 	return nil

@@ -10,18 +10,22 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/safefs"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/site"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // defaultScenarios is where scenarios are looked for when no path is given.
 const defaultScenarios = "scenarios"
 
 // readInputs reads the scenario files that paths name: files as given,
-// directories as their *.yaml and *.yml files in name order. Files found
-// in a directory are opened through an os.Root on it, so a symlink there
-// cannot lead out of it.
-func readInputs(paths []string, lim scenario.Limits) ([]site.Input, error) {
+// directories as their *.yaml and *.yml files (in any case: .YAML too) in
+// name order. Files found in a directory are opened through an os.Root on
+// it, so a symlink there cannot lead out of it. Hidden files (an editor's
+// lock such as .#ring.yaml) and symlinks to nothing in a directory are
+// skipped, with a note on notes.
+func readInputs(paths []string, lim scenario.Limits, notes io.Writer) ([]site.Input, error) {
 	if len(paths) == 0 {
 		paths = []string{defaultScenarios}
 	}
@@ -29,7 +33,7 @@ func readInputs(paths []string, lim scenario.Limits) ([]site.Input, error) {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read scenarios: %w", err)
+			return nil, fmt.Errorf("cannot read scenarios: %w", text.PathError(err))
 		}
 		if !fi.IsDir() {
 			in, err := readInput(p, lim)
@@ -39,41 +43,64 @@ func readInputs(paths []string, lim scenario.Limits) ([]site.Input, error) {
 			inputs = append(inputs, in)
 			continue
 		}
-		found, err := readDir(p, lim)
+		found, err := readDir(p, lim, notes)
 		if err != nil {
 			return nil, err
 		}
 		inputs = append(inputs, found...)
 	}
 	if len(inputs) == 0 {
-		return nil, fmt.Errorf("no scenario files (*.yaml) in %s", strings.Join(paths, ", "))
+		quoted := make([]string, len(paths))
+		for i, p := range paths {
+			quoted[i] = text.Path(p)
+		}
+		return nil, fmt.Errorf("no scenario files (*.yaml) in %s", strings.Join(quoted, ", "))
 	}
 	return inputs, nil
 }
 
-// readDir reads the *.yaml and *.yml files of dir, in name order.
-func readDir(dir string, lim scenario.Limits) ([]site.Input, error) {
+// isScenario reports whether a file name ends in .yaml or .yml, in any
+// case.
+func isScenario(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// readDir reads the scenario files of dir, in name order.
+func readDir(dir string, lim scenario.Limits, notes io.Writer) ([]site.Input, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read scenarios: %w", err)
+		return nil, fmt.Errorf("cannot read scenarios: %w", text.PathError(err))
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read scenarios: %w", err)
+		return nil, fmt.Errorf("cannot read scenarios: %w", text.PathError(err))
 	}
 	defer root.Close()
 	var names []string
 	for _, e := range entries {
-		ext := filepath.Ext(e.Name())
-		if !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
-			names = append(names, e.Name())
+		n := e.Name()
+		if e.IsDir() || !isScenario(n) {
+			continue
 		}
+		file := filepath.Join(dir, n)
+		if strings.HasPrefix(n, ".") {
+			fmt.Fprintf(notes, "ringreport: note: skipping %s: a hidden file (an editor's lock or backup?)\n", text.Path(file))
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if _, err := root.Stat(n); errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintf(notes, "ringreport: note: skipping %s: a symlink to nothing\n", text.Path(file))
+				continue
+			}
+		}
+		names = append(names, n)
 	}
 	slices.Sort(names)
 	var out []site.Input
 	for _, n := range names {
 		file := filepath.Join(dir, n)
-		src, err := readScenario(root.FS(), n, file, lim)
+		src, err := readScenario(root, n, file, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +129,7 @@ func input(file string, src []byte, lim scenario.Limits) site.Input {
 			return nil, err
 		}
 		defer root.Close()
-		data, err := readLimited(root.FS(), filepath.FromSlash(rel), keysFileBytes(lim))
+		data, err := safefs.ReadFile(root, filepath.FromSlash(rel), keysFileBytes(lim))
 		if err != nil {
 			return nil, unwrapPath(err)
 		}
@@ -118,47 +145,25 @@ func keysFileBytes(lim scenario.Limits) int64 {
 	return scenario.DefaultLimits.KeysFileBytes
 }
 
-// readLimited reads the regular file name, from fsys or (when fsys is
-// nil) the operating system, refusing anything else (a FIFO or a device
-// would block or never end). It reads at most limit+1 bytes, so that a
-// caller can tell a file over the limit without reading all of it.
-func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
-	stat, open := os.Stat, func(n string) (fs.File, error) { return os.Open(n) }
-	if fsys != nil {
-		stat = func(n string) (fs.FileInfo, error) { return fs.Stat(fsys, filepath.ToSlash(n)) }
-		open = func(n string) (fs.File, error) { return fsys.Open(filepath.ToSlash(n)) }
+// fileBytes is the limit on a scenario file, and on a template.
+func fileBytes(lim scenario.Limits) int64 {
+	if lim.FileBytes > 0 {
+		return lim.FileBytes
 	}
-	fi, err := stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", name, fi.Mode().Type())
-	}
-	f, err := open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	return data, nil
+	return scenario.DefaultLimits.FileBytes
 }
 
-// readScenario reads a scenario file with readLimited and checks its size.
-func readScenario(fsys fs.FS, name, file string, lim scenario.Limits) ([]byte, error) {
-	limit := lim.FileBytes
-	if limit <= 0 {
-		limit = scenario.DefaultLimits.FileBytes
-	}
-	src, err := readLimited(fsys, name, limit)
+// readScenario reads a scenario file name, through root (or, when root
+// is nil, from the operating system), with safefs.ReadFile, which refuses
+// anything but a regular file, and checks its size.
+func readScenario(root *os.Root, name, file string, lim scenario.Limits) ([]byte, error) {
+	limit := fileBytes(lim)
+	src, err := safefs.ReadFile(root, name, limit)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("cannot read scenario %s: %w", file, err)
+		return nil, fmt.Errorf("cannot read scenario %s: %w", text.Path(file), text.PathError(err))
 	case int64(len(src)) > limit:
-		return nil, fmt.Errorf("%s: file size: larger than the limit of %s; raise it with -max-file-size", file, scenario.Bytes(limit))
+		return nil, fmt.Errorf("%s: file size: larger than the limit of %s; raise it with -max-file-size", text.Path(file), scenario.Bytes(limit))
 	}
 	return src, nil
 }

@@ -20,7 +20,7 @@ var isTerminal = func(w io.Writer) bool {
 // TERM is dumb: logs and pipes stay quiet. NO_COLOR turns colour off.
 // finish clears the line.
 func progressFunc(stderr io.Writer) (progress func(done, total int, name string), finish func()) {
-	if !isTerminal(stderr) || os.Getenv("CI") != "" || os.Getenv("TERM") == "dumb" {
+	if !showsProgress(stderr) {
 		return nil, func() {}
 	}
 	bold, reset := "\x1b[1m", "\x1b[0m"
@@ -31,6 +31,11 @@ func progressFunc(stderr io.Writer) (progress func(done, total int, name string)
 		fmt.Fprintf(stderr, "\r\x1b[K%s%s %d/%d%s %s", bold, bar(done, total, 20), done, total, reset, name)
 	}
 	return progress, func() { fmt.Fprint(stderr, "\r\x1b[K") }
+}
+
+// showsProgress reports whether progressFunc draws on stderr.
+func showsProgress(stderr io.Writer) bool {
+	return isTerminal(stderr) && os.Getenv("CI") == "" && os.Getenv("TERM") != "dumb"
 }
 
 // bar draws done of total as a bar of width cells: [=====     ].

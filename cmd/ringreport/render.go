@@ -18,6 +18,7 @@ import (
 	"github.com/ringreport/ringreport/internal/site"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/sweep"
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // target is one thing render can write.
@@ -178,7 +179,7 @@ func renderNames() string {
 func (f *renderFlags) render(w io.Writer) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: internal error (please report it): %v\n%s", f.file, p, debug.Stack())
+			err = fmt.Errorf("%s: internal error (please report it): %v\n%s", text.Path(f.file), p, debug.Stack())
 		}
 	}()
 	out, err := f.rendered(w)
@@ -207,19 +208,19 @@ func (f *renderFlags) rendered(w io.Writer) ([]byte, error) {
 		return nil, err
 	}
 	if f.step >= len(s.Steps)+1 {
-		return nil, fmt.Errorf("%s: -step %d: the scenario has steps 0 to %d", f.file, f.step, len(s.Steps))
+		return nil, fmt.Errorf("%s: -step %d: the scenario has steps 0 to %d", text.Path(f.file), f.step, len(s.Steps))
 	}
 	if err := f.checkSweep(s, plan); err != nil {
 		return nil, err
 	}
 	res, err := sim.Replay(s)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.file, err)
+		return nil, fmt.Errorf("%s: %w", text.Path(f.file), err)
 	}
 	var st *sweep.Result
 	if plan.Active() && (f.what == "report" || f.what == "data" || strings.HasPrefix(f.what, "sweep-")) {
 		if st, err = sweep.Execute(s, plan, sweep.Options{}); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.file, err)
+			return nil, fmt.Errorf("%s: %w", text.Path(f.file), err)
 		}
 	}
 	switch f.what {
@@ -257,12 +258,12 @@ func (f *renderFlags) checkSweep(s *sim.Scenario, plan sweep.Plan) error {
 	}
 	if plan.Param == "" {
 		if plan.Active() {
-			return fmt.Errorf("%s: %s: the scenario has seeds: but no sweep: to chart; seeds alone show as bands in the report", f.file, f.what)
+			return fmt.Errorf("%s: %s: the scenario has seeds: but no sweep: to chart; seeds alone show as bands in the report", text.Path(f.file), f.what)
 		}
-		return fmt.Errorf("%s: %s: the scenario has no sweep: to chart", f.file, f.what)
+		return fmt.Errorf("%s: %s: the scenario has no sweep: to chart", text.Path(f.file), f.what)
 	}
 	if f.what == "sweep-moved" && len(s.Steps) == 0 {
-		return fmt.Errorf("%s: sweep-moved: the scenario has no steps; sweep-moved charts the keys moved by step 1", f.file)
+		return fmt.Errorf("%s: sweep-moved: the scenario has no steps; sweep-moved charts the keys moved by step 1", text.Path(f.file))
 	}
 	return nil
 }
@@ -274,7 +275,7 @@ func (f *renderFlags) sweepFigure(st *sweep.Result) ([]byte, error) {
 			return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
 		}
 	}
-	return nil, fmt.Errorf("%s: no %s figure", f.file, f.what)
+	return nil, fmt.Errorf("%s: no %s figure", text.Path(f.file), f.what)
 }
 
 // selectRule keeps only the rule labelled f.rule, when one is asked for.
@@ -290,7 +291,7 @@ func (f *renderFlags) selectRule(s *sim.Scenario) error {
 		}
 		labels = append(labels, fmt.Sprintf("%q", r.Label))
 	}
-	return fmt.Errorf("%s: -rule %q: the scenario has no rule with that label; its rules are %s", f.file, f.rule, strings.Join(labels, ", "))
+	return fmt.Errorf("%s: -rule %q: the scenario has no rule with that label; its rules are %s", text.Path(f.file), f.rule, strings.Join(labels, ", "))
 }
 
 // figure renders the requested figure, and only it.
@@ -304,7 +305,7 @@ func (f *renderFlags) figure(res *sim.Result) ([]byte, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, fmt.Errorf("%s: no %s figure for step %d", f.file, f.what, f.step)
+		return nil, fmt.Errorf("%s: no %s figure for step %d", text.Path(f.file), f.what, f.step)
 	}
 	return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
 }

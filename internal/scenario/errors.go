@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // Error is one problem in a scenario file, at a 1-based line and column
@@ -21,12 +23,12 @@ type Error struct {
 }
 
 // Error formats e as "file:line:col: message", or "file: message" when e
-// has no position.
+// has no position; the file name as text.Path prints it.
 func (e *Error) Error() string {
 	if e.Line <= 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+		return fmt.Sprintf("%s: %s", text.Path(e.File), e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", text.Path(e.File), e.Line, e.Col, e.Msg)
 }
 
 // ErrorList is every problem Parse found in one file, sorted by position.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -45,7 +46,7 @@ func (p *parser) expectList(n *yaml.Node) []expectation {
 }
 
 func (p *parser) expectEntry(e *yaml.Node, ctx string) (expectation, bool) {
-	x := expectation{Expectation: sim.Expectation{Step: -1, Where: fmt.Sprintf("%s:%d:%d", p.file, e.Line, e.Column)}}
+	x := expectation{Expectation: sim.Expectation{Step: -1, Where: fmt.Sprintf("%s:%d:%d", text.Path(p.file), e.Line, e.Column)}}
 	fs, ok := p.fields(e, strings.TrimSuffix(ctx, ": "), `a mapping such as {step: 1, rule: ring, moved_fraction: "<= 0.2"}`)
 	if !ok {
 		return x, false

@@ -110,12 +110,13 @@ func typoOf(key string) string {
 	return suggest(key, topKeys)
 }
 
-// scenarioName is the file's base name without .yaml or .yml.
+// scenarioName is the file's base name without .yaml or .yml (in any
+// case: .YAML too).
 func (p *parser) scenarioName() string {
 	base := p.file[strings.LastIndexAny(p.file, `/\`)+1:]
 	for _, ext := range []string{".yaml", ".yml"} {
-		if b, ok := strings.CutSuffix(base, ext); ok {
-			base = b
+		if n := len(base) - len(ext); n >= 0 && strings.EqualFold(base[n:], ext) {
+			base = base[:n]
 			break
 		}
 	}

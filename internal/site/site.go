@@ -109,7 +109,7 @@ func ParseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 		}
 		s.Name = Name(in.Path)
 		if prev, dup := names[s.Name]; dup {
-			errs = append(errs, fmt.Errorf("%s: output name %q is already used by %s; rename one of the files", in.Path, s.Name, prev))
+			errs = append(errs, fmt.Errorf("%s: output name %q is already used by %s; rename one of the files", text.Path(in.Path), s.Name, text.Path(prev)))
 		}
 		names[s.Name] = in.Path
 		out[i] = s
@@ -123,7 +123,11 @@ func ParseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 // reserves (CON, NUL, COM1, ...).
 func Name(file string) string {
 	base := path.Base(strings.ReplaceAll(file, `\`, "/"))
-	base = strings.TrimSuffix(strings.TrimSuffix(base, ".yaml"), ".yml")
+	for _, ext := range []string{".yaml", ".yml"} { // in any case: .YAML too
+		if n := len(base) - len(ext); n >= 0 && strings.EqualFold(base[n:], ext) {
+			base = base[:n]
+		}
+	}
 	b := []byte(base)
 	for i, c := range b {
 		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package safefs
+
+const nonblock = 0
