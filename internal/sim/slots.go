@@ -1,19 +1,19 @@
 package sim
 
 import (
-	"bytes"
 	"fmt"
+	"github.com/ringreport/ringreport/internal/profile/redis"
 	"math"
 	"slices"
 )
 
 // NumSlots is the number of Redis Cluster hash slots.
-const NumSlots = 16384
+const NumSlots = redis.Slots
 
 // slots is Redis Cluster's key space (Redis Cluster specification, "Key
 // distribution model" and "Hash tags"): a key's slot is
 // CRC16-XMODEM(key) mod 16384, hashed over the key's hash tag when it has
-// one (see hashTag); each slot belongs to one master. A key's position is
+// one (redis.HashTag); each slot belongs to one master. A key's position is
 // its slot.
 //
 // The slot table starts from contiguous ranges in join order, as
@@ -63,50 +63,10 @@ func newSlots(spec RuleSpec, e *env) (*slots, error) {
 	return s, nil
 }
 
-// crc16Table is the CRC16-XMODEM (CCITT polynomial 0x1021, initial value
-// 0, no reflection) lookup table, as in Redis's crc16.c.
-var crc16Table = func() (t [256]uint16) {
-	for i := range t {
-		c := uint16(i) << 8
-		for range 8 {
-			if c&0x8000 != 0 {
-				c = c<<1 ^ 0x1021
-			} else {
-				c <<= 1
-			}
-		}
-		t[i] = c
-	}
-	return t
-}()
-
-// CRC16 is CRC16-XMODEM, the checksum of Redis Cluster key slots;
-// CRC16("123456789") = 0x31C3.
-func CRC16(b []byte) uint16 {
-	var c uint16
-	for _, x := range b {
-		c = c<<8 ^ crc16Table[byte(c>>8)^x]
-	}
-	return c
-}
-
-// hashTag returns the part of a key that Redis Cluster hashes: the bytes
-// between the first '{' and the first '}' after it, when there is at
-// least one; otherwise the whole key.
-func hashTag(key []byte) []byte {
-	s := bytes.IndexByte(key, '{')
-	if s < 0 {
-		return key
-	}
-	e := bytes.IndexByte(key[s+1:], '}')
-	if e <= 0 {
-		return key
-	}
-	return key[s+1 : s+1+e]
-}
-
-// KeySlot returns the Redis Cluster slot of a key.
-func KeySlot(key []byte) uint16 { return CRC16(hashTag(key)) % NumSlots }
+// KeySlot returns the Redis Cluster slot of a key: CRC16-XMODEM of its
+// hash tag, as Redis computes it (internal/profile/redis, checked
+// against CLUSTER KEYSLOT).
+func KeySlot(key []byte) uint16 { return uint16(redis.KeySlot(key)) }
 
 func (s *slots) update(st *State) []string {
 	var notes []string

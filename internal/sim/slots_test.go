@@ -5,12 +5,10 @@ import (
 	"testing"
 )
 
-// TestCRC16: the check value of CRC16-XMODEM and the Redis Cluster
-// specification's examples (Key distribution model; Hash tags).
-func TestCRC16(t *testing.T) {
-	if got := CRC16([]byte("123456789")); got != 0x31C3 {
-		t.Errorf("CRC16(123456789) = %#x, want 0x31c3", got)
-	}
+// TestKeySlot: the Redis Cluster specification's examples (Key
+// distribution model; Hash tags). CRC16 and hash tags themselves are
+// tested, against Redis, in internal/profile/redis.
+func TestKeySlot(t *testing.T) {
 	for _, c := range []struct {
 		key  string
 		slot uint16
@@ -24,23 +22,6 @@ func TestCRC16(t *testing.T) {
 	} {
 		if got := KeySlot([]byte(c.key)); got != c.slot {
 			t.Errorf("KeySlot(%q) = %d, want %d", c.key, got, c.slot)
-		}
-	}
-}
-
-func TestHashTag(t *testing.T) {
-	for _, c := range []struct{ key, tag string }{
-		{"{user1000}.following", "user1000"},
-		{"foo{}{bar}", "foo{}{bar}"},
-		{"foo{{bar}}zap", "{bar"},
-		{"foo{bar}{zap}", "bar"},
-		{"plain", "plain"},
-		{"open{only", "open{only"},
-		{"}{x}", "x"},
-		{"", ""},
-	} {
-		if got := string(hashTag([]byte(c.key))); got != c.tag {
-			t.Errorf("hashTag(%q) = %q, want %q", c.key, got, c.tag)
 		}
 	}
 }
