@@ -38,6 +38,7 @@ var renderable = []target{
 	{"deviation", false, "worst deviation from the fair share, step by step (SVG)", false},
 	{"transfers", false, "keys each node received and sent over the run (SVG)", false},
 	{"migrations", false, "keys whose owner differs between the compare: pairs of rules, per step (SVG)", false},
+	{"availability", false, "keys below quorum and with no live replica, per step and rule (SVG; when there are some)", false},
 	{"sweep-cv", false, "cv at step 0 against the swept parameter (SVG; needs sweep:)", false},
 	{"sweep-worst-deviation", false, "worst deviation at step 0 against the swept parameter (SVG; needs sweep:)", false},
 	{"sweep-moved", false, "keys moved by step 1 against the swept parameter (SVG; needs sweep:)", false},

@@ -19,7 +19,7 @@ type Figure struct {
 	// "step-03-rings.svg".
 	Name string
 	// Kind is the figure's kind: "rings", "strips", "history", "balance",
-	// "deviation", "transfers" or "migrations".
+	// "deviation", "transfers", "migrations" or "availability".
 	Kind string
 	// Step is the step the figure shows, or -1 for whole-run figures.
 	Step int
@@ -58,6 +58,9 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	if len(res.Migrations) > 0 {
 		figs = append(figs, migrationFigure(res))
 	}
+	if availability(res) {
+		figs = append(figs, availabilityFigure(res))
+	}
 	return figs, nil
 }
 
@@ -91,6 +94,8 @@ func FigureOf(res *sim.Result, kind string, step int) (Figure, bool, error) {
 		return transfersFigure(res), true, nil
 	case kind == "migrations" && len(res.Migrations) > 0:
 		return migrationFigure(res), true, nil
+	case kind == "availability" && availability(res):
+		return availabilityFigure(res), true, nil
 	}
 	return Figure{}, false, nil
 }

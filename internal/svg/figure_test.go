@@ -303,3 +303,27 @@ func TestFigureOfMatchesFigures(t *testing.T) {
 		t.Error("FigureOf gave strips for step 0")
 	}
 }
+
+// TestAvailabilityFigure: the availability figure is drawn when keys drop
+// below quorum, says how many, and is absent otherwise.
+func TestAvailabilityFigure(t *testing.T) {
+	s := walkthrough("w", 900)
+	s.Replicas = 3
+	s.Steps = []sim.Step{{Op: sim.OpFail, Nodes: nodes("a", "b", "c", "d")}}
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok, err := FigureOf(res, "availability", -1)
+	if err != nil || !ok {
+		t.Fatalf("no availability figure with 4 of 5 nodes failed: %v", err)
+	}
+	checkFigure(t, f)
+	below := res.Rules[0].Steps[1].BelowQuorum
+	if below == 0 || !strings.Contains(f.Caption, commas(below)+" keys below quorum") {
+		t.Errorf("caption %q does not give ring's %d keys below quorum", f.Caption, below)
+	}
+	if _, ok, _ := FigureOf(walkthroughResult(t), "availability", -1); ok {
+		t.Error("an availability figure for a replay where every key keeps its quorum")
+	}
+}
