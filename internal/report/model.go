@@ -181,8 +181,9 @@ type StepSection struct {
 type StepRow struct {
 	// Label names the rule.
 	Label string
-	// Moved, Needed, Collateral, Ideal and TotalMoved are the counts
-	// defined in DESIGN.md.
+	// Moved, Needed, Collateral, Ideal and TotalMoved are the counts of
+	// sim.StepResult (their definitions are sim.Metrics' Doc, and
+	// SCHEMA.md's).
 	Moved, Needed, Collateral, Ideal, TotalMoved int
 	// MovedFraction is Moved / K.
 	MovedFraction float64

@@ -3,7 +3,7 @@ package sim
 import "fmt"
 
 // A placer is one placement rule's state machine. Replay calls update once
-// per step, in order, then assign; probe and arcs may be called after any
+// per step, in order, then assign; probe and geometry may be called after any
 // update.
 type placer interface {
 	// update brings the rule to the membership of st. It returns notes for

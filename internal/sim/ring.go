@@ -426,8 +426,6 @@ func (r *ring) probe(key string, R int) (uint64, []NodeID) {
 	return uint64(pos), r.walk(r.first(pos), R, nil)
 }
 
-// geometry returns exact arcs: the span (prev point, point] belongs to the
-// point's effective live owner. Arcs start just after a point.
 // geometry returns the points alone: the arcs follow from them and the
 // step's live members (ringArcs, through Result.Arcs), and a hundred
 // steps of 16,000 points would otherwise keep 13 MB of arcs per rule

@@ -75,7 +75,7 @@ func (d *delta) reset(r int) {
 	}
 }
 
-// add appends key k with the list that get returns for each rank.
+// add appends key k with its new preference list, list[r] for each rank r.
 func (d *delta) add(k int, list []NodeID) {
 	d.keys = append(d.keys, uint32(k))
 	for r := range d.lists {
