@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"slices"
 	"text/template"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -70,7 +71,11 @@ func Markdown(res *sim.Result, figs []svg.Figure, opts Options) ([]byte, error) 
 // MarkdownOf renders report.md from a model Build made, for a caller that
 // keeps the model too; it adds opts.Study to r.
 func MarkdownOf(r *Report, opts Options) ([]byte, error) {
-	addStudy(r, opts.Study)
+	// The study's sections go into a copy: the model stays as given.
+	c := *r
+	c.Figures = slices.Clone(r.Figures)
+	addStudy(&c, opts.Study)
+	r = &c
 	tmpl, err := parse(opts)
 	if err != nil {
 		return nil, err
