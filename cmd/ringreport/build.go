@@ -63,7 +63,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		}
 	})
 	defer stop()
-	code = streamFiles(paths, f, stderr, func(file outdir.File) (err error) {
+	code, complete := streamFiles(paths, f, stderr, func(file outdir.File) (err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if w == nil {
@@ -76,9 +76,9 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	mu.Lock()
 	defer mu.Unlock()
 	if w == nil {
-		return exitStatus(code)
+		return code
 	}
-	if code != exitOK && code != exitFailedExpectations {
+	if !complete {
 		w.Abort()
 		return code
 	}
@@ -88,37 +88,25 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
-	return exitStatus(code)
-}
-
-// exitFailedExpectations is streamFiles' code for a complete site whose
-// expectations failed: the site is written, and the command exits with
-// exitError.
-const exitFailedExpectations = -1
-
-// exitStatus maps streamFiles' codes to the command's exit status.
-func exitStatus(code int) int {
-	if code == exitFailedExpectations {
-		return exitError
-	}
 	return code
 }
 
 // streamFiles reads and builds the scenarios paths name, handing each
-// output file to emit as it is ready, and prints errors. It returns
-// exitOK, exitFailedExpectations when every file was emitted but some
-// expectations failed, or exitError.
-func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdir.File) error) int {
+// output file to emit as it is ready, and prints errors. It returns the
+// exit status (exitOK or exitError) and whether every file was emitted,
+// which is so when it succeeds and when only expectations failed: the
+// site is then complete, and the command still fails.
+func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdir.File) error) (code int, complete bool) {
 	inputs, err := readInputs(paths, f.limits, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "ringreport:", err)
-		return exitError
+		return exitError, false
 	}
 	opts := site.Options{Jobs: f.jobs}
 	if f.templates != "" {
 		if opts.Templates, err = loadTemplates(f.templates, f.limits); err != nil {
 			fmt.Fprintln(stderr, "ringreport:", err)
-			return exitError
+			return exitError, false
 		}
 	}
 	var finish func()
@@ -133,15 +121,15 @@ func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdi
 	switch {
 	case emitErr != nil:
 		fmt.Fprintln(stderr, "ringreport:", emitErr)
-		return exitError
+		return exitError, false
 	case errors.As(err, &failed):
 		fmt.Fprintln(stderr, err)
-		return exitFailedExpectations
+		return exitError, true
 	case err != nil:
 		fmt.Fprintln(stderr, err)
-		return exitError
+		return exitError, false
 	}
-	return exitOK
+	return exitOK, true
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -150,8 +138,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	d := outdir.NewDiffer(f.out)
-	code = streamFiles(paths, f, stderr, d.Add)
-	if code != exitOK && code != exitFailedExpectations {
+	code, complete := streamFiles(paths, f, stderr, d.Add)
+	if !complete {
 		return code
 	}
 	diffs, err := d.Result()
@@ -160,7 +148,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if len(diffs) == 0 {
-		return exitStatus(code) // exitError when expectations failed
+		return code // exitError when expectations failed
 	}
 	fmt.Fprintf(stderr, "ringreport: %s is stale (%d files differ):\n", text.Path(f.out), len(diffs))
 	for _, d := range diffs {
