@@ -33,7 +33,7 @@ func newFlagSet(name, args string, w io.Writer) *flag.FlagSet {
 
 func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.out, "o", "out", "write the site to `dir`")
-	fs.IntVar(&b.jobs, "j", 0, "replay up to `n` scenarios at once (0: one per CPU)")
+	fs.IntVar(&b.jobs, "j", 0, "keep at most `n` goroutines busy at once, for scenarios, rules, sweeps and figures alike (0: one per CPU)")
 	fs.StringVar(&b.templates, "templates", "", "read templates from `dir`; files it lacks come from the built-in set")
 	registerLimits(fs, &b.limits)
 }

@@ -1,9 +1,9 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/workers"
 	"runtime"
 	"strconv"
-	"sync"
 )
 
 // DefaultKeyPrefix is the prefix of generated keys when a scenario names none.
@@ -130,17 +130,13 @@ func (k *KeySet) packedPositions(n int) []uint64 {
 const parallelMin = 1 << 16
 
 // inParallel calls f on consecutive ranges [lo, hi) covering [0, n), on
-// up to GOMAXPROCS goroutines when n is large, and waits. f must write
+// up to GOMAXPROCS parts of the worker pool when n is large, and waits. f must write
 // only its own range, so the result does not depend on the split. The
 // key set is built before the rules start replaying side by side, so it
 // would otherwise run on one core while the others wait.
 func inParallel(n int, f func(lo, hi int)) {
 	parts := min(runtime.GOMAXPROCS(0), max(n/parallelMin, 1))
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Go(func() { f(p*n/parts, (p+1)*n/parts) })
-	}
-	wg.Wait()
+	workers.Each(parts, func(p int) { f(p*n/parts, (p+1)*n/parts) })
 }
 
 // sortByPosition returns pos sorted ascending and, for each sorted entry,

@@ -2,9 +2,9 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/workers"
 	"slices"
 	"strconv"
-	"sync"
 )
 
 // Replay runs every rule of a scenario over its membership timeline. The
@@ -34,13 +34,9 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))
 	errc := make([]error, len(specs))
-	var wg sync.WaitGroup
-	for i, spec := range specs {
-		wg.Go(func() {
-			res.Rules[i], errc[i] = replayRule(res, spec, opts)
-		})
-	}
-	wg.Wait()
+	workers.Each(len(specs), func(i int) {
+		res.Rules[i], errc[i] = replayRule(res, specs[i], opts)
+	})
 	for _, err := range errc {
 		if err != nil {
 			return nil, err

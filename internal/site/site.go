@@ -9,10 +9,10 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/ringreport/ringreport/internal/workers"
 	"html/template"
 	"io/fs"
 	"path"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -48,8 +48,10 @@ type File struct {
 
 // Options tunes a build.
 type Options struct {
-	// Jobs is the number of scenarios replayed at once; 0 means the
-	// number of CPUs. Output does not depend on it.
+	// Jobs, when not 0, sets how many goroutines the whole process keeps
+	// busy at once (workers.SetLimit): scenarios, rules, key hashing,
+	// sweep variants and figures share them. 0 leaves the pool as it is
+	// (one per CPU by default). Output does not depend on it.
 	Jobs int
 	// Templates, when non-nil, holds template files (see PageTemplate and
 	// the other names) that replace the embedded ones of the same name;
@@ -264,47 +266,39 @@ func failedExpectations(sc *Scenario) ExpectationsFailed {
 	return out
 }
 
-// replayAll replays and renders the scenarios on up to opts.Jobs
-// goroutines and hands each to done, with its index, as it finishes; it
+// replayAll replays and renders the scenarios on the process-wide worker
+// pool, whose size opts.Jobs sets when it is not 0, and hands each to done, with its index, as it finishes; it
 // reports progress after done returns. The scenario is not used again.
 func replayAll(scens []*sim.Scenario, plans []sweep.Plan, opts Options, done func(int, *Scenario) error) error {
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+	if opts.Jobs > 0 {
+		workers.SetLimit(opts.Jobs)
 	}
 	errs := make([]error, len(scens))
-	sem := make(chan struct{}, jobs)
 	var mu sync.Mutex
 	finished := 0
-	var wg sync.WaitGroup
-	for i, s := range scens {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			sc, err := replayOne(s, plans[i], opts, sem)
-			if err == nil {
-				err = done(i, sc)
-			}
-			errs[i] = err
-			if opts.Progress != nil {
-				mu.Lock()
-				defer mu.Unlock()
-				finished++
-				opts.Progress(finished, len(scens), s.Name)
-			}
-		})
-	}
-	wg.Wait()
+	workers.Each(len(scens), func(i int) {
+		s := scens[i]
+		sc, err := replayOne(s, plans[i], opts)
+		if err == nil {
+			err = done(i, sc)
+		}
+		errs[i] = err
+		if opts.Progress != nil {
+			mu.Lock()
+			defer mu.Unlock()
+			finished++
+			opts.Progress(finished, len(scens), s.Name)
+		}
+	})
 	return errors.Join(errs...)
 }
 
 // replayOne replays one scenario, and the variants its plan asks for,
-// and renders its own files. It runs holding a token of slots, which it
-// lends to the variants' replays while they run, so that -j bounds every
-// replay at once. A panic below it is a bug; it becomes this scenario's
+// and renders its own files, on the worker pool (the variants' replays
+// draw from it too, so -j bounds them all at once). A panic below it is a bug; it becomes this scenario's
 // error, so that the other scenarios still report and the command exits
 // cleanly.
-func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct{}) (sc *Scenario, err error) {
+func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options) (sc *Scenario, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			sc, err = nil, fmt.Errorf("%s: internal error (please report it): %v\n%s", s.Name, p, debug.Stack())
@@ -315,7 +309,7 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	sc = &Scenario{Name: s.Name, Result: res}
-	if err := sc.build(s, plan, opts, slots); err != nil {
+	if err := sc.build(s, plan, opts); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	return sc, nil
@@ -326,7 +320,7 @@ func replayOne(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct
 // replay; data.json and steps.csv, which need neither, render beside the
 // figures and then beside the report, so that each core stays busy
 // until the page is done.
-func (sc *Scenario) build(s *sim.Scenario, plan sweep.Plan, opts Options, slots chan struct{}) error {
+func (sc *Scenario) build(s *sim.Scenario, plan sweep.Plan, opts Options) error {
 	res := sc.Result
 	var figs []svg.Figure
 	var figErr error
@@ -337,11 +331,7 @@ func (sc *Scenario) build(s *sim.Scenario, plan sweep.Plan, opts Options, slots 
 	})
 	var err error
 	if plan.Active() {
-		func() {
-			<-slots // lend our token to the variants
-			defer func() { slots <- struct{}{} }()
-			sc.Study, err = sweep.Execute(s, plan, sweep.Options{Slots: slots})
-		}()
+		sc.Study, err = sweep.Execute(s, plan, sweep.Options{})
 	}
 	if err != nil {
 		figWG.Wait()

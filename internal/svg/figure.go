@@ -5,10 +5,8 @@ package svg
 
 import (
 	"fmt"
-	"runtime"
+	"github.com/ringreport/ringreport/internal/workers"
 	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -100,33 +98,11 @@ func FigureOf(res *sim.Result, kind string, step int) (Figure, bool, error) {
 	return Figure{}, false, nil
 }
 
-// each calls f(0) … f(n−1) on up to GOMAXPROCS goroutines: the steps'
+// each calls f(0) … f(n−1) on the process-wide worker pool: the steps'
 // figures are independent, and a long scenario has hundreds of them. A
 // panic in f is raised again in the caller's goroutine, where a caller
 // may recover it.
-func each(n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var once sync.Once
-	var panicked any
-	for range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			defer func() {
-				if p := recover(); p != nil {
-					once.Do(func() { panicked = p })
-					next.Store(int64(n)) // stop the others early
-				}
-			}()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
-}
+func each(n int, f func(i int)) { workers.Each(n, f) }
 
 // check rejects results the figures cannot be drawn from.
 func check(res *sim.Result) error {

@@ -2,7 +2,7 @@ package sweep
 
 import (
 	"fmt"
-	"runtime"
+	"github.com/ringreport/ringreport/internal/workers"
 	"sync"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -62,28 +62,17 @@ type Result struct {
 	Starts [][]sim.State
 }
 
-// Options tunes Run.
-type Options struct {
-	// Jobs is the number of replays run at once; 0 means the number of
-	// CPUs. The result does not depend on it.
-	Jobs int
-	// Slots, when non-nil, bounds the replays instead of Jobs: a replay
-	// runs while it holds a token it sent into Slots. A caller that runs
-	// other work under the same channel keeps the total bounded.
-	Slots chan struct{}
-}
+// Options tunes Run. It has no fields yet: the replays run on the
+// process-wide worker pool (internal/workers).
+type Options struct{}
 
-// Execute replays every variant of base that p asks for, up to
-// opts.Jobs at a time, and keeps their metrics. base must be valid, and
+// Execute replays every variant of base that p asks for, on the worker
+// pool, and keeps their metrics. base must be valid, and
 // so must every variant (internal/scenario checks them); the first
 // error in variant order is returned.
 func Execute(base *sim.Scenario, p Plan, opts Options) (*Result, error) {
 	if w := Work(base, p); w > MaxWork {
 		return nil, fmt.Errorf("sweep: %d replays of %.3g key placements in all is over the limit of %d (MaxWork)", p.Variants(), w, int64(MaxWork))
-	}
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
 	}
 	nv, ns := p.Points(), p.SeedCount()
 	res := &Result{Plan: p, Base: base, Runs: make([][]Run, nv), Starts: make([][]sim.State, nv)}
@@ -91,34 +80,24 @@ func Execute(base *sim.Scenario, p Plan, opts Options) (*Result, error) {
 	for i := range res.Runs {
 		res.Runs[i] = make([]Run, ns)
 	}
-	sem := opts.Slots
-	if sem == nil {
-		sem = make(chan struct{}, jobs)
-	}
-	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for t := range nv * ns {
+	workers.Each(nv*ns, func(t int) {
 		i, j := t/ns, t%ns
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			r, err := sim.Replay(p.Scenario(base, i, j))
-			if err != nil {
-				errs[t] = fmt.Errorf("sweep value %d, seed %d: %w", i+1, Seed(base.Seed, j), err)
-				return
+		r, err := sim.Replay(p.Scenario(base, i, j))
+		if err != nil {
+			errs[t] = fmt.Errorf("sweep value %d, seed %d: %w", i+1, Seed(base.Seed, j), err)
+			return
+		}
+		res.Runs[i][j] = summarize(r)
+		if j == 0 {
+			mu.Lock()
+			res.Starts[i] = starts(r)
+			if i == 0 {
+				res.Rules = labels(r)
 			}
-			res.Runs[i][j] = summarize(r)
-			if j == 0 {
-				mu.Lock()
-				res.Starts[i] = starts(r)
-				if i == 0 {
-					res.Rules = labels(r)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+			mu.Unlock()
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -1,6 +1,9 @@
 package sweep
 
 import (
+	"runtime"
+
+	"github.com/ringreport/ringreport/internal/workers"
 	"math"
 	"reflect"
 	"strings"
@@ -52,14 +55,17 @@ func TestRingTheory(t *testing.T) {
 }
 
 // TestParallelIsSequential checks that the result does not depend on
-// the number of jobs.
+// the size of the worker pool.
 func TestParallelIsSequential(t *testing.T) {
+	defer workers.SetLimit(runtime.GOMAXPROCS(0))
 	p := Plan{Param: Nodes, Values: []float64{4, 8, 11}, Seeds: 5}
-	one, err := Execute(twelve(3000), p, Options{Jobs: 1})
+	workers.SetLimit(1)
+	one, err := Execute(twelve(3000), p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	many, err := Execute(twelve(3000), p, Options{Jobs: 8})
+	workers.SetLimit(8)
+	many, err := Execute(twelve(3000), p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
