@@ -271,8 +271,9 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 		curDef     *hapDefSection // the defaults section being read
 		srvDef     hapDefaults    // the selected section's default-server
 		nodes      []Node
-		byName     = map[string]int{} // server name → index in nodes, servers without an explicit id
-		byID       = map[int]int{}
+		byName     = map[string]Node{} // servers without an explicit id, by name
+		byID       = map[int]Node{}
+		lines      int // server lines, good or not
 		conds      []hapCond
 		condErrOff = -1
 	)
@@ -519,10 +520,11 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 				hapKeywords(words, 1, "default-server", &srvDef, nil, errAt)
 				continue
 			}
-			if len(nodes) == MaxServers {
+			if lines == MaxServers {
 				errAt(w0.off, "%s", tooMany("servers"))
 				return nil, el.errs
 			}
+			lines++
 			name, addr := arg(1), arg(2)
 			if addr.val == "" {
 				errAt(w0.off, "'server' expects <name> and <addr>[:<port>] as arguments, such as server s1 10.0.0.1:80")
@@ -542,26 +544,24 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 			if !hapKeywords(words, 3, "server "+name.val, &s, &id, errAt) {
 				ok = false
 			}
-			if id != 0 {
-				if j, dup := byID[id]; dup {
-					errAt(w0.off, "server %s: id %d is already used by server %s at %d:%d; ids must be distinct", name.val, id, nodes[j].Label, nodes[j].Line, nodes[j].Col)
-					ok = false
-				}
-			} else if j, dup := byName[name.val]; dup {
-				errAt(w0.off, "another server named %s was already defined at line %d; HAProxy refuses it: use distinct names (or give each an id)", quote(name.val), nodes[j].Line)
-				ok = false
-			}
-			if !ok {
-				continue
-			}
 			n := Node{Name: addr.val, Label: name.val, Weight: s.weight, ID: id, Down: s.disabled, Backup: s.backup}
 			n.Line, n.Col = pos.at(w0.off)
 			if id != 0 {
-				byID[id] = len(nodes)
+				if o, dup := byID[id]; dup {
+					errAt(w0.off, "server %s: id %d is already used by server %s at %d:%d; ids must be distinct", name.val, id, o.Label, o.Line, o.Col)
+					ok = false
+				} else {
+					byID[id] = n
+				}
+			} else if o, dup := byName[name.val]; dup {
+				errAt(w0.off, "another server named %s was already defined at line %d; HAProxy refuses it: use distinct names (or give each an id)", quote(name.val), o.Line)
+				ok = false
 			} else {
-				byName[name.val] = len(nodes)
+				byName[name.val] = n
 			}
-			nodes = append(nodes, n)
+			if ok {
+				nodes = append(nodes, n)
+			}
 		case target && kw == "server-template":
 			errAt(w0.off, "server-template is not supported: it makes servers from DNS names at run time; list the servers with server lines")
 		}
@@ -582,7 +582,7 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 			msg = fmt.Sprintf("%s; did you mean %s (at %d:%d)? backends in this file: %s", what, quote(names[i]), line, col, nameList(names))
 		}
 		el.add(line, col, "%s", msg)
-	} else if len(nodes) == 0 && len(el.errs) == 0 {
+	} else if lines == 0 && len(el.errs) == 0 {
 		l, c := pos.at(found[0])
 		el.add(l, c, "backend %s has no server lines; add servers such as server s1 10.0.0.1:80", quote(selector))
 	}

@@ -227,6 +227,7 @@ type ngxUpstream struct {
 	ctx     string // "http" or "stream"
 	off     int
 	nodes   []Node
+	lines   int    // server directives, good or not
 	balance string // the last balancing directive's text, "" for round robin
 	hasBal  bool
 }
@@ -299,6 +300,8 @@ func readNginx(data []byte, selector string) (ngxResult, []Error) {
 		includes []int
 		servers  int
 		lx       = ngxLexer{data: data}
+		said     bool // a problem about the selected name was reported
+		stopped  bool // reading ended before the end of the data
 	)
 	matchName := func(n string) bool { return strings.EqualFold(n, wantName) && wantName != "" }
 loop:
@@ -306,6 +309,7 @@ loop:
 		kind := lx.next()
 		if kind == ngxSyntax {
 			errAt(lx.errOff, "%s", lx.errMsg)
+			stopped = true
 			break
 		}
 		if kind == ngxEOF {
@@ -319,11 +323,12 @@ loop:
 		if kind == ngxBlockDone {
 			if len(stack) == 0 {
 				errAt(lx.end, "unexpected \"}\": no block is open here; remove it")
+				stopped = true
 				break
 			}
 			b := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if b.up != nil && len(b.up.nodes) == 0 {
+			if b.up != nil && b.up.lines == 0 {
 				errAt(b.off, "upstream %s has no servers (nginx: no servers are inside upstream); add server lines", quote(b.up.name))
 			}
 			continue
@@ -344,12 +349,15 @@ loop:
 			switch {
 			case name == "server":
 				servers++
+				in.lines++
 				if servers > MaxServers {
 					errAt(args[0].off, "%s", tooMany("servers"))
+					stopped = true
 					break loop
 				}
 				if kind == ngxBlockStart {
 					errAt(lx.end, "directive \"server\" is not terminated by \";\": an upstream's server takes no block; end it with \";\"")
+					stopped = true
 					break loop
 				}
 				if n, ok := ngxServer(args, in, errAt); ok {
@@ -366,6 +374,7 @@ loop:
 		}
 		if kind == ngxDirective {
 			if name == "upstream" && len(args) == 2 && matchName(args[1].val) {
+				said = true
 				errAt(args[0].off, "directive \"upstream\" has no opening \"{\": write upstream %s { server ...; }", args[1].val)
 			}
 			continue
@@ -373,6 +382,7 @@ loop:
 		// a block starts
 		if len(stack) == MaxDepth {
 			errAt(lx.end, "blocks nest deeper than %d levels; ringreport reads at most %d", MaxDepth, MaxDepth)
+			stopped = true
 			break
 		}
 		b := block{name: name, off: args[0].off}
@@ -388,6 +398,7 @@ loop:
 				}
 			case ctx == "":
 				if matchName(args[1].val) {
+					said = true
 					where := "the top level"
 					if len(stack) > 0 {
 						where = stack[len(stack)-1].name + "{}"
@@ -423,7 +434,7 @@ loop:
 			l2, c2 := pos.at(b.off)
 			el.add(l2, c2, "upstream %s is defined in %s{} (%d:%d) and in %s{} (here); say which: %s:%s or %s:%s", quote(a.name), a.ctx, l1, c1, b.ctx, a.ctx, a.name, b.ctx, b.name)
 		}
-	case !el.full:
+	case !el.full && !said && !stopped:
 		names := make([]string, len(ups))
 		for i, u := range ups {
 			names[i] = u.name
@@ -574,15 +585,19 @@ func ngxAddr(a string, stream bool) string {
 			return "invalid host: an upstream server takes no URI or scheme; " + eg
 		}
 		host, port, hasPort = strings.Cut(a, ":")
-		if host == "" {
-			return "no host; " + eg
-		}
 	}
 	if hasPort {
 		if p, ok := ngxAtoi(port); !ok || p < 1 || p > 65535 {
+			if strings.Count(a, ":") > 1 && !strings.HasPrefix(a, "[") {
+				return "invalid port " + quote(port) + ": an IPv6 address goes in brackets, such as [::1]:11211"
+			}
 			return "invalid port " + quote(port) + ": a port is a number from 1 to 65535"
 		}
-	} else if stream {
+	}
+	if host == "" {
+		return "no host; " + eg
+	}
+	if !hasPort && stream {
 		return "no port in upstream: a stream{} server needs one; " + eg
 	}
 	return ""

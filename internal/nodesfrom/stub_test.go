@@ -1,0 +1,3 @@
+package nodesfrom
+
+var haproxyCases, envoyCases, memcachedCases, redisCases []tc
