@@ -420,7 +420,9 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 					c = k
 				}
 			}
-			relevant := target || hapSections[w0.val] || section == "defaults"
+			relevant := target || w0.val == "defaults" ||
+				((w0.val == "backend" || w0.val == "listen") && arg(1).val == selector) ||
+				(section == "defaults" && w0.val == "default-server")
 			if relevant {
 				condErrOff = w0.off
 				errAt(w0.off, "this line is inside a conditional block (line %d: %s) that ringreport does not evaluate (it evaluates .if with a number only): resolve the condition, or copy the section out of the block", c.line, c.text)
@@ -471,7 +473,7 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 				target = true
 				if len(found) > 0 {
 					l, c := pos.at(found[0])
-					errAt(w0.off, "%s %s has the same name as the section at %d:%d; HAProxy refuses it: rename one", section, quote(name.val), l, c)
+					errAt(w0.off, "%s %s has the same name as the section at %d:%d, so the name does not pick one section (HAProxy refuses two backends of one name): rename one", section, quote(name.val), l, c)
 				}
 				found = append(found, w0.off)
 				if bad := hapInvalidChar(name.val); bad != "" {
@@ -511,10 +513,15 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 			hapKeywords(words, 1, "default-server", &d.srv, nil, subAt)
 			d.errs = append(d.errs, sub.errs...)
 		case target && (kw == "server" || kw == "default-server"):
+			env := false
 			for _, w := range words {
 				if w.env != "" {
 					errAt(w.off, "%s", hapEnvMsg(w.env))
+					env = true
 				}
+			}
+			if env {
+				continue
 			}
 			if kw == "default-server" {
 				hapKeywords(words, 1, "default-server", &srvDef, nil, errAt)

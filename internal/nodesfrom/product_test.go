@@ -102,3 +102,65 @@ func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
 }
+
+// hapErrLine finds the line of the case file in HAProxy's alerts.
+var hapErrLine = regexp.MustCompile(`case\d+\.cfg:(\d+)\]`)
+
+// haproxyCheck returns a function that runs haproxy -c on a
+// configuration and reports whether HAProxy accepts it (it may warn, and
+// says "no listener" for a file without a frontend: that is accepted too)
+// and what it said.
+func haproxyCheck(t *testing.T) func(conf string) (bool, string) {
+	bin := lab.Need(t, "haproxy", "haproxy")
+	dir := t.TempDir()
+	k := 0
+	return func(conf string) (bool, string) {
+		k++
+		file := filepath.Join(dir, "case"+itoa(k)+".cfg")
+		if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := exec.Command(bin, "-c", "-f", file).CombinedOutput()
+		s := string(out)
+		ok := strings.Contains(s, "Configuration file is valid") || strings.Contains(s, "Configuration file has no error")
+		return ok, strings.TrimSpace(s)
+	}
+}
+
+func TestHAProxyAcceptsWhatParseAccepts(t *testing.T) {
+	check := haproxyCheck(t)
+	for _, c := range haproxyCases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.product != "" {
+				t.Skip(c.product)
+			}
+			ok, out := check(c.in)
+			switch {
+			case len(c.errs) == 0 && !ok:
+				t.Errorf("Parse accepts it, HAProxy does not:\n%s\n%s", c.in, out)
+			case len(c.errs) > 0 && ok:
+				t.Errorf("Parse refuses it (%s), HAProxy accepts it:\n%s", c.errs[0], c.in)
+			case len(c.errs) > 0:
+				m := hapErrLine.FindStringSubmatch(out)
+				line, _, _ := strings.Cut(c.errs[0], ":")
+				if m != nil && atoi(line) > atoi(m[1]) {
+					t.Errorf("Parse's first problem is %s; HAProxy says:\n%s", c.errs[0], out)
+				}
+			}
+		})
+	}
+	for _, c := range haproxyBadServers {
+		t.Run(c.line, func(t *testing.T) {
+			if ok, _ := check("backend b\n    " + c.line + "\n"); ok {
+				t.Errorf("Parse refuses %q (%s), HAProxy accepts it", c.line, c.err)
+			}
+		})
+	}
+	for _, c := range haproxyStricter {
+		t.Run(c.line, func(t *testing.T) {
+			if ok, out := check("backend b\n    " + c.line + "\n"); !ok {
+				t.Errorf("%q is listed as one HAProxy accepts; it does not:\n%s", c.line, out)
+			}
+		})
+	}
+}

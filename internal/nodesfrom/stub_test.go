@@ -1,3 +1,3 @@
 package nodesfrom
 
-var haproxyCases, envoyCases, memcachedCases, redisCases []tc
+var envoyCases, memcachedCases, redisCases []tc
