@@ -212,6 +212,9 @@ func parseEnvoy(data []byte, selector string) ([]Node, []Error) {
 		r.el.add(line, col, "%s", msg)
 		return nil, r.el.errs
 	}
+	if len(r.el.errs) > 0 {
+		return nil, r.el.errs
+	}
 	nodes := r.cluster(matched, selector)
 	if len(r.el.errs) > 0 {
 		return nil, r.el.errs

@@ -7,6 +7,7 @@ package nodesfrom
 // under CI=true they fail (lab.Need).
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ringreport/ringreport/internal/conformance/lab"
 )
@@ -163,4 +165,95 @@ func TestHAProxyAcceptsWhatParseAccepts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRedisNodesFromARealCluster starts three Redis nodes in cluster mode
+// on 127.0.0.1 (two masters, one replica), gives the masters slots with
+// one slot migrating, and checks that ParseRedisNodes reads CLUSTER NODES
+// and the node's nodes.conf as the cluster set them.
+func TestRedisNodesFromARealCluster(t *testing.T) {
+	server := lab.Need(t, "redis-server", "redis-server")
+	cli := lab.Need(t, "redis-cli", "redis-tools")
+	dir := t.TempDir()
+	ports := lab.FreePorts(t, 6) // three clients', three cluster buses'
+	for i := range 3 {
+		p, bus := itoa(ports[i]), itoa(ports[i+3])
+		lab.Start(t, server, "--port", p, "--bind", "127.0.0.1", "--cluster-enabled", "yes",
+			"--cluster-port", bus, "--cluster-config-file", filepath.Join(dir, "nodes-"+p+".conf"),
+			"--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no")
+	}
+	for i := range 3 {
+		lab.WaitListen(t, ports[i])
+	}
+	redis := func(i int, args ...string) string {
+		return strings.TrimSpace(lab.Run(t, cli, append([]string{"-h", "127.0.0.1", "-p", itoa(ports[i])}, args...)...))
+	}
+	id := make([]string, 3)
+	for i := range 3 {
+		id[i] = redis(i, "cluster", "myid")
+	}
+	for i := 1; i < 3; i++ {
+		redis(0, "cluster", "meet", "127.0.0.1", itoa(ports[i]), itoa(ports[i+3]))
+	}
+	redis(0, "cluster", "addslotsrange", "0", "5000", "5005", "5005")
+	redis(1, "cluster", "addslotsrange", "5001", "5004", "5006", "16383")
+	want := []SlotRange{{0, 5000, 0}, {5001, 5004, 1}, {5005, 5005, 0}, {5006, 16383, 1}}
+	// wait until node 0 knows the others and their slots, then make
+	// node 2 a replica and start moving slot 5005
+	var out string
+	settled := func(cond func([]Node, []SlotRange) bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			out = redis(0, "cluster", "nodes")
+			nodes, slots, errs := ParseRedisNodes([]byte(out))
+			if len(errs) == 0 && cond(nodes, slots) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the cluster did not settle in 10 s; CLUSTER NODES:\n%s\nproblems: %v", out, errs)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	settled(func(nodes []Node, slots []SlotRange) bool { return len(nodes) == 3 && len(slots) == 4 })
+	redis(2, "cluster", "replicate", id[0])
+	redis(0, "cluster", "setslot", "5005", "migrating", id[1])
+	redis(1, "cluster", "setslot", "5005", "importing", id[0])
+	settled(func(nodes []Node, slots []SlotRange) bool { return len(nodes) == 2 && strings.Contains(out, "->-") })
+
+	check := func(what, text string) {
+		nodes, slots, errs := ParseRedisNodes([]byte(text))
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v\n%s", what, errs, text)
+		}
+		byName := map[string]int{}
+		for i, n := range nodes {
+			byName[n.Name] = i
+			if n.Weight != 1 || n.Down || n.Line == 0 {
+				t.Errorf("%s: node %+v", what, n)
+			}
+		}
+		for i := range 2 {
+			k, ok := byName["127.0.0.1:"+itoa(ports[i])]
+			if !ok || nodes[k].Label != id[i] {
+				t.Fatalf("%s: master %d (%s) missing or with another id:\n%s", what, i, id[i], text)
+			}
+		}
+		var got []SlotRange
+		for _, s := range slots {
+			got = append(got, SlotRange{s.First, s.Last, map[string]int{"127.0.0.1:" + itoa(ports[0]): 0, "127.0.0.1:" + itoa(ports[1]): 1}[nodes[s.Node].Name]})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: slots %v, want %v:\n%s", what, got, want, text)
+		}
+	}
+	t.Logf("CLUSTER NODES:\n%s", out)
+	check("CLUSTER NODES", out)
+	redis(0, "cluster", "saveconfig")
+	conf, err := os.ReadFile(filepath.Join(dir, "nodes-"+itoa(ports[0])+".conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("nodes.conf", string(conf))
 }

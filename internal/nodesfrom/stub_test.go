@@ -1,3 +1,3 @@
 package nodesfrom
 
-var envoyCases, memcachedCases, redisCases []tc
+var memcachedCases []tc
