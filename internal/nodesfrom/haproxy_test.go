@@ -113,9 +113,9 @@ backend c
 		},
 	},
 	{
-		name:    "a condition elsewhere is not a problem",
-		sel:     "b",
-		in:      ".if defined(HAPROXY_LOCALPEER)\nglobal\n    maxconn 10\n.endif\nbackend b\n    server s1 10.0.0.1:80\n",
+		name: "a condition elsewhere is not a problem",
+		sel:  "b",
+		in:   ".if defined(HAPROXY_LOCALPEER)\nglobal\n    maxconn 10\n.endif\nbackend b\n    server s1 10.0.0.1:80\n",
 		want: []Node{n("10.0.0.1:80", 1, 6, 5).label("s1")},
 	},
 	{
@@ -266,9 +266,9 @@ backend c
 		errs: []string{`3:1: unknown directive ".iff"`},
 	},
 	{
-		name: "server-template",
-		sel:  "b",
-		in:   "backend b\n    server-template srv 1-3 10.0.0.1:80\n",
+		name:    "server-template",
+		sel:     "b",
+		in:      "backend b\n    server-template srv 1-3 10.0.0.1:80\n",
 		errs:    []string{`2:5: server-template is not supported`},
 		product: "HAProxy makes servers from the template",
 	},

@@ -25,10 +25,10 @@ func n(name string, weight, line, col int) Node {
 	return Node{Name: name, Weight: weight, Line: line, Col: col}
 }
 
-func (x Node) down() Node       { x.Down = true; return x }
-func (x Node) backup() Node     { x.Backup = true; return x }
+func (x Node) down() Node          { x.Down = true; return x }
+func (x Node) backup() Node        { x.Backup = true; return x }
 func (x Node) label(s string) Node { x.Label = s; return x }
-func (x Node) id(i int) Node    { x.ID = i; return x }
+func (x Node) id(i int) Node       { x.ID = i; return x }
 
 // run checks every case of a table against Parse in format.
 func run(t *testing.T, format string, cases []tc) {

@@ -97,9 +97,9 @@ http {
 		},
 	},
 	{
-		name:    "includes outside the upstream are ignored",
-		sel:     "c",
-		in:      "http {\n    include mime.types;\n    upstream c { server 127.0.0.1:1; }\n}\n",
+		name: "includes outside the upstream are ignored",
+		sel:  "c",
+		in:   "http {\n    include mime.types;\n    upstream c { server 127.0.0.1:1; }\n}\n",
 		want: []Node{n("127.0.0.1:1", 1, 3, 18)},
 	},
 	{
