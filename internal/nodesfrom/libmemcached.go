@@ -210,6 +210,7 @@ func parseMemcached(data []byte) ([]Node, []Error) {
 	var el errorList
 	pos := newPositions(data)
 	var nodes []Node
+	var st mcState
 	errAt := func(off int, format string, args ...any) bool {
 		l, c := pos.at(off)
 		return el.add(l, c, format, args...)
@@ -236,16 +237,12 @@ func parseMemcached(data []byte) ([]Node, []Error) {
 		text = strings.TrimRight(text, " \t\r")
 		switch {
 		case text == "" || text[0] == '#':
-		case len(text) >= 10 && strings.EqualFold(text[:10], "--servers="):
+		case strings.HasPrefix(text, "--servers="):
 			if !mcList(text[10:], off+10, add, errAt) {
 				return nil, el.errs
 			}
 		case strings.HasPrefix(text, "--"):
-			stop, reset := mcConfig(text, off, add, errAt)
-			if reset {
-				nodes = nodes[:0]
-			}
-			if stop {
+			if mcConfig(text, off, &st, add, func() { nodes, st = nodes[:0], mcState{} }, errAt) {
 				return nil, el.errs
 			}
 		default:
@@ -263,11 +260,19 @@ func parseMemcached(data []byte) ([]Node, []Error) {
 	return nodes, nil
 }
 
-// mcConfig reads one configuration string. stop is true when Parse must
-// give up (too many servers); reset when a RESET statement dropped the
-// servers before it.
-func mcConfig(s string, base int, add func(Node, int) bool, errAt func(int, string, ...any) bool) (stop, reset bool) {
+// mcState is what the statements of earlier lines set, as
+// --CONFIGURE-FILE applies every line to one memcached_st.
+type mcState struct {
+	namespace bool // --NAMESPACE was given
+	binary    bool // --BINARY-PROTOCOL was given
+}
+
+// mcConfig reads one configuration string; RESET calls reset, which
+// drops the servers before it. It returns true when Parse must give up
+// (too many servers).
+func mcConfig(s string, base int, st *mcState, add func(Node, int) bool, reset func(), errAt func(int, string, ...any) bool) (stop bool) {
 	i := 0
+	hash := false // --HASH was given in this string
 	next := func() mcTok {
 		t := mcScan(s, i)
 		i = t.off + len(t.text)
@@ -285,8 +290,9 @@ func mcConfig(s string, base int, add func(Node, int) bool, errAt func(int, stri
 		t := next()
 		switch t.kind {
 		case mcQuoted:
-			q := strings.TrimPrefix(t.text, "L")
-			return q[1 : len(q)-1], true
+			// as the scanner takes it: yytext+1, yyleng-2, so that L"x"
+			// is "x
+			return t.text[1 : len(t.text)-1], true
 		case mcHost:
 			return t.text, true
 		}
@@ -304,23 +310,23 @@ func mcConfig(s string, base int, add func(Node, int) bool, errAt func(int, stri
 		t := next()
 		switch t.kind {
 		case mcComment:
-			return false, reset
+			return false
 		case mcWord:
 			switch strings.ToUpper(t.text) {
 			case "END":
-				return false, reset
+				return false
 			case "RESET":
-				reset = true
+				reset()
 			case "DEBUG":
 			case "CSL_ERROR":
 				fail(t, "CSL_ERROR makes libmemcached refuse the configuration; remove it")
-				return false, reset
+				return false
 			case "INCLUDE":
 				fail(t, "INCLUDE reads another file, which ringreport does not follow; copy its lines here")
-				return false, reset
+				return false
 			default:
 				fail(t, "expected an option such as --SERVER=host:port")
-				return false, reset
+				return false
 			}
 		case mcOption:
 			o := mcOptions[t.opt]
@@ -329,7 +335,7 @@ func mcConfig(s string, base int, add func(Node, int) bool, errAt func(int, stri
 				h := next()
 				if h.kind != mcIP && h.kind != mcHost {
 					fail(h, "expected a host name (3 characters or more) or an IPv4 address after --SERVER=")
-					return false, reset
+					return false
 				}
 				name := h.text
 				if p := peek(); p.kind == mcPort {
@@ -337,70 +343,99 @@ func mcConfig(s string, base int, add func(Node, int) bool, errAt func(int, stri
 					port, _ := strconv.Atoi(p.text[1:])
 					if port < 1 || port > 65535 {
 						fail(p, "port %d is not from 1 to 65535", port)
-						return false, reset
+						return false
 					}
 					name += ":" + strconv.Itoa(port)
 				}
 				w, _ := weight()
 				if !add(Node{Name: name, Weight: w}, base+t.off) {
-					return true, reset
+					return true
 				}
 			case 'K':
 				path, ok := str()
 				if !ok {
-					return false, reset
+					return false
 				}
 				w, _ := weight()
 				if !add(Node{Name: path, Weight: w}, base+t.off) {
-					return true, reset
+					return true
+				}
+			case 0:
+				if o.text == "--BINARY-PROTOCOL" {
+					st.binary = true
 				}
 			case 'N':
 				if n := next(); n.kind != mcNumber {
 					fail(n, "%s takes a number", strings.TrimSuffix(o.text, "="))
-					return false, reset
+					return false
 				}
-			case 'T':
-				if _, ok := str(); !ok {
-					return false, reset
+			case 'T': // --NAMESPACE=, which memcached_set_namespace checks
+				v, ok := str()
+				switch {
+				case !ok:
+					return false
+				case st.namespace:
+					fail(t, "--NAMESPACE can only be called once")
+					return false
+				case len(v) == 0 || len(v) > 127:
+					fail(t, "a namespace has 1 to 127 characters")
+					return false
+				case !st.binary && strings.IndexFunc(v, func(r rune) bool { return r <= ' ' || r >= 0x7f }) >= 0:
+					fail(t, "a namespace has no blanks or control characters (unless --BINARY-PROTOCOL comes first)")
+					return false
 				}
+				st.namespace = true
 			case 'F':
 				fail(t, "--CONFIGURE-FILE= reads another file, which ringreport does not follow; copy its lines here")
-				return false, reset
+				return false
 			case 'H':
-				if h := next(); h.kind != mcWord || mcHashOrDist(h.text) != 'H' {
+				h := next()
+				if h.kind != mcWord || mcHashOrDist(h.text) != 'H' {
 					fail(h, "expected a hash: MD5, CRC, FNV1_64, FNV1A_64, FNV1_32, FNV1A_32, HSIEH, MURMUR or JENKINS")
-					return false, reset
+					return false
 				}
+				if strings.EqualFold(h.text, "HSIEH") {
+					fail(h, "%s", mcHsieh)
+					return false
+				}
+				if hash {
+					fail(t, "--HASH can only be set once")
+					return false
+				}
+				hash = true
 			case 'D':
 				if d := next(); d.kind != mcWord || mcHashOrDist(d.text) != 'D' {
 					fail(d, "expected a distribution: CONSISTENT, MODULA or RANDOM")
-					return false, reset
+					return false
 				}
 				if p := peek(); p.kind == mcChar && p.text == "," {
 					next()
 					if h := next(); h.kind != mcWord || mcHashOrDist(h.text) != 'H' {
 						fail(h, "expected a hash after \",\": MD5, CRC, FNV1_64, FNV1A_64, FNV1_32, FNV1A_32, HSIEH, MURMUR or JENKINS")
-						return false, reset
+						return false
+					} else if strings.EqualFold(h.text, "HSIEH") {
+						fail(h, "%s", mcHsieh)
+						return false
 					}
 				}
 			}
 		case mcUnknownOption:
 			fail(t, "unknown option %s; the server option is --SERVER=host:port/?weight", quote(t.text))
-			return false, reset
+			return false
 		case mcEOF:
 			fail(t, "expected an option such as --SERVER=host:port")
-			return false, reset
+			return false
 		default:
 			fail(t, "expected an option such as --SERVER=host:port")
-			return false, reset
+			return false
 		}
 		// statements are separated by one space
 		switch sep := next(); {
 		case sep.kind == mcEOF:
-			return false, reset
+			return false
 		case sep.kind != mcChar || sep.text != " ":
 			fail(sep, "expected a space and the next option, or the end of the line")
-			return false, reset
+			return false
 		}
 	}
 }
@@ -416,6 +451,10 @@ func mcHashOrDist(w string) byte {
 	}
 	return 0
 }
+
+// mcHsieh is the problem with HSIEH: libhashkit has it only when built
+// with it, and Debian's 1.1.4 is not, so libmemcached refuses it.
+const mcHsieh = "libmemcached refuses HSIEH unless libhashkit was built with it (Debian's is not); use MD5, CRC, FNV1_64, FNV1A_64, FNV1_32, FNV1A_32, MURMUR or JENKINS"
 
 // mcList reads one server list as memcached_servers_parse does; it
 // returns false when Parse must give up.
@@ -473,7 +512,9 @@ func mcList(s string, base int, add func(Node, int) bool, errAt func(int, string
 				errAt(off+len(host)+1, "port %s is not a number from 1 to 65535; %s", quote(rest[:max(digits, min(len(rest), 5))]), eg)
 				continue
 			}
-			n.Name = host + ":" + strconv.Itoa(port)
+			if host[0] != '/' {
+				n.Name = host + ":" + strconv.Itoa(port) // a socket takes no port
+			}
 			if w := rest[digits:]; w != "" {
 				wOff := off + len(host) + 1 + digits
 				v, err := strconv.ParseUint(w[1:], 10, 32)

@@ -8,6 +8,7 @@ package nodesfrom
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -256,4 +257,164 @@ func TestRedisNodesFromARealCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("nodes.conf", string(conf))
+}
+
+// mcLib runs testdata/mcparse.c, built against the installed
+// libmemcached, on lines "c\tTEXT" (a configuration string, through
+// memcached()) or "l\tTEXT" (a server list, through
+// memcached_servers_parse) and returns its answer for each: "err", or
+// "ok" and the servers.
+func mcLib(t *testing.T, lines []string) []string {
+	t.Helper()
+	gcc := lab.Need(t, "gcc", "gcc")
+	pc := lab.Need(t, "pkg-config", "pkg-config")
+	if err := exec.Command(pc, "--exists", "libmemcached").Run(); err != nil {
+		msg := "pkg-config finds no libmemcached; install Debian package libmemcached-dev"
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s (CI=true: .ci/run must install it)", msg)
+		}
+		t.Skip(msg)
+	}
+	flags := strings.Fields(lab.Run(t, pc, "--cflags", "--libs", "libmemcached"))
+	bin := filepath.Join(t.TempDir(), "mcparse")
+	lab.Run(t, gcc, append([]string{"-O1", "-Wall", "-o", bin, filepath.Join("testdata", "mcparse.c")}, flags...)...)
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+	out, err := cmd.Output() // the parser's debug trace, if any, goes to stderr
+	if err != nil {
+		t.Fatalf("mcparse: %v", err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(got) != len(lines) {
+		t.Fatalf("mcparse answered %d lines for %d", len(got), len(lines))
+	}
+	return got
+}
+
+// mcMode is how Parse reads a line: 'c' a configuration string, 'l' a
+// server list; and the text libmemcached is given.
+func mcMode(line string) (byte, string) {
+	if rest, ok := strings.CutPrefix(line, "--servers="); ok {
+		return 'l', rest
+	}
+	if strings.HasPrefix(line, "--") {
+		return 'c', line
+	}
+	return 'l', line
+}
+
+// mcOurs renders Parse's servers of one line as mcparse does: host:port
+// (a configuration string) or host:port:weight (a server list), with
+// libmemcached's default port 11211, or 0 for a socket.
+func mcOurs(mode byte, text string, nodes []Node) string {
+	var b strings.Builder
+	b.WriteString("ok")
+	for _, n := range nodes {
+		hp := n.Name
+		host := hp[strings.LastIndexByte(hp, ']')+1:]
+		socket := strings.HasPrefix(hp, "/")
+		if mode == 'c' {
+			socket = len(text) >= n.Col+8 && strings.EqualFold(text[n.Col-1:n.Col+8], "--SOCKET=")
+		}
+		switch {
+		case socket:
+			hp += ":0"
+		case !strings.Contains(host, ":"):
+			hp += ":11211"
+		}
+		b.WriteString("\t" + hp)
+		if mode == 'l' {
+			b.WriteString(":" + itoa(n.Weight))
+		}
+	}
+	return b.String()
+}
+
+func TestMemcachedAgreesWithLibmemcached(t *testing.T) {
+	// every line of the accepted tables, every bad line, and lines made
+	// at random from the pieces of the syntax
+	type line struct {
+		text  string
+		nodes []Node
+		errs  []Error
+	}
+	var lines []line
+	addLine := func(text string) {
+		nodes, errs := Parse("libmemcached", []byte(text+"\n"), "")
+		lines = append(lines, line{text, nodes, errs})
+	}
+	for _, c := range memcachedCases {
+		if len(c.errs) > 0 {
+			continue
+		}
+		for _, l := range strings.Split(c.in, "\n") {
+			l = strings.TrimSpace(l)
+			if l != "" && !strings.HasPrefix(l, "#") && !strings.Contains(l, "RESET") && !strings.Contains(l, "END") {
+				addLine(l)
+			}
+		}
+	}
+	for _, c := range memcachedBadLines {
+		addLine(c.line)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func(s []string) string { return s[rng.IntN(len(s))] }
+	hosts := []string{"10.0.0.1", "1.2.3.4.5", "cache-1.example", "abc", "ab", "a", "random", "end.example", "host_1", "-ab", "ab-", "a\"b", "999.1.1.1", "10.0.0.1000", "CRC", "md5x"}
+	ports := []string{"", "", ":11211", ":1", ":0", ":65535", ":65536", ":99999", ":123456", ":", ":08080"}
+	weights := []string{"", "", "/?1", "/?0", "/?7", "/?99999", "/?123456", "/?", "/?x"}
+	options := []string{"--HASH=MD5", "--HASH=crc", "--HASH=HSIEH", "--HASH=JENKINS", "--HASH=MURMUR", "--DISTRIBUTION=consistent", "--DISTRIBUTION=modula,FNV1A_32", "--DISTRIBUTION=consistent,hsieh",
+		"--DISTRIBUTION=random,md5", "--POLL-TIMEOUT=5", "--POLL-TIMEOUT=x", "--NOREPLY", "--BINARY-PROTOCOL", "--NAMESPACE=\"x y\"", "--NAMESPACE=abc",
+		"--SOCKET=\"/tmp/a.sock\"", "--SOCKET=\"/tmp/b.sock\"/?4", "--FOO", "--SORT-HOSTS", "--NUMBER-OF-REPLICAS=2", "--USE-UDP", "--SUPPORT-CAS", "RESET", "END", "TRUE", "#x"}
+	seps := []string{" ", " ", " ", "  ", "\t", ",", " \t"}
+	for range 4000 {
+		var b strings.Builder
+		for k := range 1 + rng.IntN(4) {
+			if k > 0 {
+				b.WriteString(pick(seps))
+			}
+			if rng.IntN(3) == 0 {
+				b.WriteString(pick(options))
+			} else {
+				b.WriteString(pick([]string{"--SERVER=", "--server="}) + pick(hosts) + pick(ports) + pick(weights))
+			}
+		}
+		addLine(strings.TrimSpace(b.String()))
+	}
+	listHosts := []string{"10.0.0.1", "cache-b", "[::1]", "[::1", "/tmp/m.sock", "", " a", "a b"}
+	listPorts := []string{"", ":11211", ":0", ":x", ":", ":65536", ":99"}
+	listWeights := []string{"", "", " 2", ":3", ":0", " x", ":4294967295", ":4294967296"}
+	for range 1000 {
+		var parts []string
+		for range 1 + rng.IntN(4) {
+			parts = append(parts, pick(listHosts)+pick(listPorts)+pick(listWeights))
+		}
+		addLine(strings.TrimSpace(strings.Join(parts, pick([]string{",", ", "}))))
+	}
+
+	var input []string
+	for _, l := range lines {
+		mode, text := mcMode(l.text)
+		input = append(input, string(mode)+"\t"+text)
+	}
+	answers := mcLib(t, input)
+	agree, stricter := 0, 0
+	for i, l := range lines {
+		mode, _ := mcMode(l.text)
+		lib := answers[i]
+		switch {
+		case len(l.errs) == 0:
+			if want := mcOurs(mode, l.text, l.nodes); lib != want {
+				t.Errorf("%q: Parse reads %s, libmemcached %s", l.text, want, lib)
+				continue
+			}
+			agree++
+		case lib == "err" || lib == "ok":
+			agree++ // both refuse (or libmemcached reads no server, which Parse refuses)
+		case mode == 'l' || strings.Contains(l.errs[0].Msg, "is not from 1 to 65535"):
+			stricter++ // memcached_servers_parse reads anything; ports 0 and above 65535 wrap
+		default:
+			t.Errorf("%q: Parse refuses it (%s), libmemcached reads %s", l.text, l.errs[0].Error(), lib)
+		}
+	}
+	t.Logf("%d lines: %d read alike, %d refused by Parse alone (server lists libmemcached reads without checking, ports it wraps)", len(lines), agree, stricter)
 }

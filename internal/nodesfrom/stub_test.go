@@ -1,3 +1,0 @@
-package nodesfrom
-
-var memcachedCases []tc
