@@ -29,6 +29,12 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // envoyReader walks the YAML tree, collecting problems.
 type envoyReader struct {
 	el errorList
+	// keys indexes each mapping looked into: a key's first two key
+	// nodes, so that a mapping reached again through aliases costs no
+	// second scan
+	keys map[*yaml.Node]map[string][]*yaml.Node
+	// said holds the key nodes already reported as written twice
+	said map[*yaml.Node]bool
 }
 
 func (r *envoyReader) errAt(n *yaml.Node, format string, args ...any) {
@@ -61,20 +67,42 @@ func (r *envoyReader) field(m *yaml.Node, key string) *yaml.Node {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
-	alt := camel(key)
-	var found, foundKey *yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if k.Kind != yaml.ScalarNode || (k.Value != key && k.Value != alt) {
-			continue
+	idx, ok := r.keys[m]
+	if !ok {
+		if r.keys == nil {
+			r.keys, r.said = map[*yaml.Node]map[string][]*yaml.Node{}, map[*yaml.Node]bool{}
 		}
-		if found != nil {
-			r.errAt(k, "%s is written twice in this mapping (first at %d:%d); Envoy refuses it: keep one", k.Value, foundKey.Line, foundKey.Column)
-			continue
+		idx = map[string][]*yaml.Node{}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i]; k.Kind == yaml.ScalarNode && len(idx[k.Value]) < 2 {
+				idx[k.Value] = append(idx[k.Value], k, m.Content[i+1])
+			}
 		}
-		found, foundKey = deref(m.Content[i+1]), k
+		r.keys[m] = idx
 	}
-	return found
+	// the key and value nodes written for key, in either spelling, in
+	// the order written
+	var kv []*yaml.Node
+	kv = append(kv, idx[key]...)
+	if alt := camel(key); alt != key {
+		kv = append(kv, idx[alt]...)
+	}
+	if len(kv) == 0 {
+		return nil
+	}
+	first := 0
+	for i := 2; i < len(kv); i += 2 {
+		if kv[i].Line < kv[first].Line || (kv[i].Line == kv[first].Line && kv[i].Column < kv[first].Column) {
+			first = i
+		}
+	}
+	for i := 0; i < len(kv); i += 2 {
+		if i != first && !r.said[kv[i]] {
+			r.said[kv[i]] = true
+			r.errAt(kv[i], "%s is written twice in this mapping (first at %d:%d); Envoy refuses it: keep one", kv[i].Value, kv[first].Line, kv[first].Column)
+		}
+	}
+	return deref(kv[first+1])
 }
 
 // want reports whether n (the value at path) is of kind k, and says so

@@ -57,8 +57,11 @@ var hapServerKW = map[string]int{
 	"track": 1, "usesrc": 0, "verify": 1, "verifyhost": 1, "weight": 1, "ws": 1,
 }
 
-// hapMaxWeight is SRV_UWGHT_MAX.
-const hapMaxWeight = 256
+// hapMaxWeight is SRV_UWGHT_MAX; hapMaxConds is MAXNESTEDCONDS.
+const (
+	hapMaxWeight = 256
+	hapMaxConds  = 100
+)
 
 // hapWord is one word of a line: its value, the offset of its first byte
 // in the data, and the environment variable it expands, if any (whose
@@ -341,6 +344,10 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 					conds = saved
 				}
 				if w0.val == ".if" {
+					if len(conds)+1 >= hapMaxConds {
+						errAt(w0.off, "too many nested '.if', max is %d", hapMaxConds-1)
+						return nil, el.errs
+					}
 					c := hapCond{line: lineNo, text: expr}
 					switch parent {
 					case condNo:

@@ -318,11 +318,14 @@ func TestHAProxy(t *testing.T) {
 }
 
 func TestHAProxyLimits(t *testing.T) {
+	_, errs := Parse("haproxy", []byte(strings.Repeat(".if 1\n", 100)+"backend b\n  server s 10.0.0.1:80\n"), "b")
+	checkResult(t, nil, errs, nil, []string{"100:1: too many nested '.if', max is 99"})
+
 	var b strings.Builder
 	b.WriteString("backend b\n")
 	for i := 0; i <= MaxServers; i++ {
 		b.WriteString("  server s" + itoa(i) + " 10.0.0.1:80\n")
 	}
-	_, errs := Parse("haproxy", []byte(b.String()), "b")
+	_, errs = Parse("haproxy", []byte(b.String()), "b")
 	checkResult(t, nil, errs, nil, []string{"10002:3: more than 10000 servers"})
 }

@@ -94,7 +94,7 @@ func Selector(format string) string {
 // cluster-config-file names) are redis-cluster-nodes; *.servers and
 // memcached*.txt/.conf/.servers are libmemcached.
 func Detect(fileName string) string {
-	p := strings.ToLower(filepath.ToSlash(fileName))
+	p := strings.ReplaceAll(strings.ToLower(filepath.ToSlash(fileName)), `\`, "/")
 	base := p[strings.LastIndexByte(p, '/')+1:]
 	ext := filepath.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
