@@ -111,7 +111,9 @@ func TestLinearTime(t *testing.T) {
 		format, sel string
 		make        func(n int) string
 	}{
-		{"nginx", "c", func(n int) string { return "http { upstream c {\n" + line("server 127.0.0.1:1 weight=2; ", n) + "} }\n" }},
+		{"nginx", "c", func(n int) string {
+			return "http { upstream c {\n" + line("server 127.0.0.1:1 weight=2; ", n) + "} }\n"
+		}},
 		{"nginx", "c", func(n int) string { return line("a ", n) }},
 		{"nginx", "c", func(n int) string { return line("upstream x { server a; } ", n) }},
 		{"nginx", "c", func(n int) string { return "# " + line("é", n) }},
