@@ -6,10 +6,12 @@
 // one (Selector says what that name is called); it returns every server in
 // the order the product reads them, or every problem it found, each with
 // its line and column and a message that says what is wrong and what would
-// be right. Parse never panics and takes time linear in the size of its
-// input; it refuses more than MaxServers servers, lines longer than
-// MaxLine bytes, nesting deeper than MaxDepth, and stops after 100
-// problems.
+// be right: the servers, or nil and the problems, never both. Parse
+// never panics and takes time linear in the size of its input; it refuses
+// more than MaxServers servers, lines longer than MaxLine bytes and
+// nesting deeper than MaxDepth, and stops after 100 problems. A syntax
+// error that leaves the rest of the file unreadable (an unbalanced brace
+// in nginx, broken YAML) ends the reading there.
 //
 // # nginx (1.22 to 1.31, and NGINX Plus's server parameters)
 //

@@ -427,9 +427,11 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 					c = k
 				}
 			}
-			relevant := target || w0.val == "defaults" ||
-				((w0.val == "backend" || w0.val == "listen") && arg(1).val == selector) ||
-				(section == "defaults" && w0.val == "default-server")
+			kw := w0.val
+			header := hapSections[kw]
+			relevant := (target && (header || kw == "server" || kw == "default-server" || kw == "server-template")) ||
+				kw == "defaults" || ((kw == "backend" || kw == "listen") && arg(1).val == selector) ||
+				(section == "defaults" && kw == "default-server")
 			if relevant {
 				condErrOff = w0.off
 				errAt(w0.off, "this line is inside a conditional block (line %d: %s) that ringreport does not evaluate (it evaluates .if with a number only): resolve the condition, or copy the section out of the block", c.line, c.text)

@@ -119,6 +119,12 @@ backend c
 		want: []Node{n("10.0.0.1:80", 1, 6, 5).label("s1")},
 	},
 	{
+		name: "a condition around other lines of the backend is not a problem",
+		sel:  "b",
+		in:   "backend b\n.if defined(SLOW)\n    timeout server 30s\n.endif\n    server s1 10.0.0.1:80\n",
+		want: []Node{n("10.0.0.1:80", 1, 5, 5).label("s1")},
+	},
+	{
 		name: "$.LINE and $.SECTION are expanded",
 		sel:  "b",
 		in:   "backend b\n    server \"s$.LINE\" 10.0.0.1:80\n    server \"${.SECTION}2\" 10.0.0.2:80\n",

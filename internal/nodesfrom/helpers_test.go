@@ -2,9 +2,13 @@ package nodesfrom
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// itoa is strconv.Itoa, short.
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // tc is one table case: data in a format, and either the servers it names
 // or the problems it has, each written "line:col: part of the message".

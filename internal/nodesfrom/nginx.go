@@ -3,7 +3,6 @@ package nodesfrom
 import (
 	"fmt"
 	"net/netip"
-	"strconv"
 	"strings"
 )
 
@@ -697,6 +696,3 @@ func ngxTime(s string) bool {
 	}
 	return true
 }
-
-// itoa is strconv.Itoa, short.
-func itoa(n int) string { return strconv.Itoa(n) }

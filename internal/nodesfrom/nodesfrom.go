@@ -120,8 +120,8 @@ func Detect(fileName string) string {
 // Parse reads data in format; selector is the upstream (nginx), backend or
 // listen section (haproxy) or cluster (envoy) name, and "" for
 // redis-cluster-nodes and libmemcached. It returns the servers in the
-// order the configuration lists them, or every problem it found; it never
-// panics and takes time linear in len(data).
+// order the configuration lists them, or nil and every problem it found
+// (up to 100); it never panics and takes time linear in len(data).
 func Parse(format string, data []byte, selector string) ([]Node, []Error) {
 	switch format {
 	case "nginx", "haproxy", "envoy":
