@@ -291,13 +291,16 @@ func (r *envoyReader) cluster(c *yaml.Node, name string) []Node {
 			continue
 		}
 		sum := uint64(0)
-		for _, lb := range lbs.Content {
-			lb = deref(lb)
+		for _, at := range lbs.Content {
+			// at is where the entry is written, lb what it is (they
+			// differ for an alias)
+			lb := deref(at)
 			if len(nodes) == MaxServers {
-				r.errAt(lb, "%s", tooMany("endpoints"))
+				r.errAt(at, "%s", tooMany("endpoints"))
 				return nil
 			}
 			n, ok := r.endpoint(lb)
+			n.Line, n.Col = at.Line, at.Column
 			if !ok {
 				if r.el.full {
 					return nil

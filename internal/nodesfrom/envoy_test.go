@@ -88,7 +88,7 @@ static_resources:
 		want: []Node{
 			n("10.0.0.1:80", 1, 10, 11),
 			n("/run/cache.sock", 1, 12, 11),
-			n("10.0.0.1:80", 1, 10, 11),
+			n("10.0.0.1:80", 1, 14, 24),
 		},
 	},
 
@@ -260,10 +260,8 @@ func TestEnvoyLimits(t *testing.T) {
 	_, errs := Parse("envoy", []byte(deep), "c")
 	checkResult(t, nil, errs, nil, []string{"1:82: the YAML nests deeper than 64 levels"})
 
-	var b strings.Builder
-	for i := 0; i <= MaxServers; i++ {
-		b.WriteString("        - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}\n")
-	}
-	_, errs = Parse("envoy", []byte(envoyCluster(b.String())), "c")
+	many := "        - &e {endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}}\n" +
+		strings.Repeat("        - *e\n", MaxServers)
+	_, errs = Parse("envoy", []byte(envoyCluster(many)), "c")
 	checkResult(t, nil, errs, nil, []string{"10010:11: more than 10000 endpoints"})
 }

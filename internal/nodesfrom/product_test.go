@@ -67,6 +67,7 @@ func nginxCheck(t *testing.T) func(conf string) (bool, string) {
 }
 
 func TestNginxAcceptsWhatParseAccepts(t *testing.T) {
+	t.Parallel() // mostly waiting for the products
 	check := nginxCheck(t)
 	for _, c := range nginxCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -131,6 +132,7 @@ func haproxyCheck(t *testing.T) func(conf string) (bool, string) {
 }
 
 func TestHAProxyAcceptsWhatParseAccepts(t *testing.T) {
+	t.Parallel() // mostly waiting for the products
 	check := haproxyCheck(t)
 	for _, c := range haproxyCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,6 +175,7 @@ func TestHAProxyAcceptsWhatParseAccepts(t *testing.T) {
 // one slot migrating, and checks that ParseRedisNodes reads CLUSTER NODES
 // and the node's nodes.conf as the cluster set them.
 func TestRedisNodesFromARealCluster(t *testing.T) {
+	t.Parallel() // mostly waiting for the products
 	server := lab.Need(t, "redis-server", "redis-server")
 	cli := lab.Need(t, "redis-cli", "redis-tools")
 	dir := t.TempDir()
@@ -189,15 +192,31 @@ func TestRedisNodesFromARealCluster(t *testing.T) {
 	redis := func(i int, args ...string) string {
 		return strings.TrimSpace(lab.Run(t, cli, append([]string{"-h", "127.0.0.1", "-p", itoa(ports[i])}, args...)...))
 	}
+	// ok sends a command until it answers OK: a node that has not yet
+	// heard of another through the cluster bus refuses commands naming it
+	ok := func(i int, args ...string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			reply := redis(i, args...)
+			if reply == "OK" {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("node %d: %s: %s", i, strings.Join(args, " "), reply)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	id := make([]string, 3)
 	for i := range 3 {
 		id[i] = redis(i, "cluster", "myid")
 	}
 	for i := 1; i < 3; i++ {
-		redis(0, "cluster", "meet", "127.0.0.1", itoa(ports[i]), itoa(ports[i+3]))
+		ok(0, "cluster", "meet", "127.0.0.1", itoa(ports[i]), itoa(ports[i+3]))
 	}
-	redis(0, "cluster", "addslotsrange", "0", "5000", "5005", "5005")
-	redis(1, "cluster", "addslotsrange", "5001", "5004", "5006", "16383")
+	ok(0, "cluster", "addslotsrange", "0", "5000", "5005", "5005")
+	ok(1, "cluster", "addslotsrange", "5001", "5004", "5006", "16383")
 	want := []SlotRange{{0, 5000, 0}, {5001, 5004, 1}, {5005, 5005, 0}, {5006, 16383, 1}}
 	// wait until node 0 knows the others and their slots, then make
 	// node 2 a replica and start moving slot 5005
@@ -218,9 +237,9 @@ func TestRedisNodesFromARealCluster(t *testing.T) {
 		}
 	}
 	settled(func(nodes []Node, slots []SlotRange) bool { return len(nodes) == 3 && len(slots) == 4 })
-	redis(2, "cluster", "replicate", id[0])
-	redis(0, "cluster", "setslot", "5005", "migrating", id[1])
-	redis(1, "cluster", "setslot", "5005", "importing", id[0])
+	ok(2, "cluster", "replicate", id[0])
+	ok(0, "cluster", "setslot", "5005", "migrating", id[1])
+	ok(1, "cluster", "setslot", "5005", "importing", id[0])
 	settled(func(nodes []Node, slots []SlotRange) bool { return len(nodes) == 2 && strings.Contains(out, "->-") })
 
 	check := func(what, text string) {
@@ -251,7 +270,7 @@ func TestRedisNodesFromARealCluster(t *testing.T) {
 	}
 	t.Logf("CLUSTER NODES:\n%s", out)
 	check("CLUSTER NODES", out)
-	redis(0, "cluster", "saveconfig")
+	ok(0, "cluster", "saveconfig")
 	conf, err := os.ReadFile(filepath.Join(dir, "nodes-"+itoa(ports[0])+".conf"))
 	if err != nil {
 		t.Fatal(err)
@@ -331,6 +350,7 @@ func mcOurs(mode byte, text string, nodes []Node) string {
 }
 
 func TestMemcachedAgreesWithLibmemcached(t *testing.T) {
+	t.Parallel() // mostly waiting for the products
 	// every line of the accepted tables, every bad line, and lines made
 	// at random from the pieces of the syntax
 	type line struct {
