@@ -269,7 +269,7 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 		found      []int  // offsets of the selected sections' headers
 		names      []string
 		nameOffs   []int
-		defs       []*hapDefSection
+		defs       = map[string]*hapDefSection{} // the last defaults section of each name
 		lastDef    *hapDefSection
 		curDef     *hapDefSection // the defaults section being read
 		srvDef     hapDefaults    // the selected section's default-server
@@ -460,7 +460,7 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 				}
 				d := &hapDefSection{name: name.val, off: w0.off, srv: builtin}
 				if from.val != "" {
-					if p := hapFindDef(defs, from.val); p != nil {
+					if p := defs[from.val]; p != nil {
 						d.srv = p.srv
 						d.errs = append(d.errs, p.errs...)
 					} else {
@@ -468,7 +468,9 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 						d.errs = append(d.errs, Error{l, c, fmt.Sprintf("defaults section %s not found; name a defaults section written above this one", quote(from.val))})
 					}
 				}
-				defs = append(defs, d)
+				if d.name != "" {
+					defs[d.name] = d
+				}
 				lastDef, curDef = d, d
 			case "backend", "listen", "frontend":
 				name := arg(1)
@@ -495,7 +497,7 @@ func parseHAProxy(data []byte, selector string) ([]Node, []Error) {
 				}
 				d := lastDef
 				if arg(2).val == "from" {
-					d = hapFindDef(defs, arg(3).val)
+					d = defs[arg(3).val]
 					if d == nil {
 						errAt(arg(3).off, "defaults section %s not found; name a defaults section written above this one", quote(arg(3).val))
 					}
@@ -746,16 +748,6 @@ func hapInvalidChar(s string) string {
 
 func hapEnvMsg(name string) string {
 	return fmt.Sprintf("this word uses the environment variable %s, which ringreport cannot know: write its value", quote(name))
-}
-
-// hapFindDef returns the last defaults section named name, or nil.
-func hapFindDef(defs []*hapDefSection, name string) *hapDefSection {
-	for i := len(defs) - 1; i >= 0; i-- {
-		if defs[i].name == name && name != "" {
-			return defs[i]
-		}
-	}
-	return nil
 }
 
 // hapJoin joins words with spaces, as readcfgfile remerges a condition.

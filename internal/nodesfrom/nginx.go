@@ -233,9 +233,7 @@ type ngxUpstream struct {
 
 // ngxResult is what reading a file found.
 type ngxResult struct {
-	target   *ngxUpstream // the upstream selected, once unambiguous
-	balancer string
-	hasBal   bool
+	target *ngxUpstream // the upstream selected, once unambiguous
 }
 
 // ngxBalancers are the directives that choose an upstream's balancing
