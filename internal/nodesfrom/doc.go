@@ -48,7 +48,7 @@
 // peers, resolvers, userlist, mailers, program, http-errors, ring, cache,
 // fcgi-app, log-forward, crt-store, traces, acme …). Each "server NAME
 // ADDRESS [keywords]" in it is a Node whose Name is ADDRESS as written
-// ("10.0.0.1:80"), Label is NAME, Weight comes from "weight N" (0 to 256;
+// ("10.0.0.1:80"; quotes and escapes resolved), Label is NAME, Weight comes from "weight N" (0 to 256;
 // 0 is kept: such a server takes no traffic), ID from "id N", Down from
 // "disabled", Backup from "backup". default-server lines, in the section
 // or in the defaults section it inherits from (the last one above it, or

@@ -10,8 +10,9 @@ import (
 // Node is one server as the product's configuration names it.
 type Node struct {
 	// Name is the string the product hashes or identifies the server by:
-	// the address as written (nginx, HAProxy, libmemcached), "address:port"
-	// (Envoy, Redis Cluster). See the package doc for each format.
+	// the address as written (nginx, HAProxy), "host:port" with the port
+	// as a number or "host" alone (libmemcached), "address:port" (Envoy,
+	// Redis Cluster). See the package doc for each format.
 	Name string
 	// Label is the server's own name where the format has one besides its
 	// address: HAProxy's server name, Envoy's endpoint hostname, Redis
