@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ringreport/ringreport/internal/nodesfrom"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -230,5 +231,28 @@ func TestSchemaSnippets(t *testing.T) {
 				t.Errorf("valid = %v, want %v (%v)", err == nil, tt.ok, err)
 			}
 		})
+	}
+}
+
+// TestSchemaNodeFormats keeps the schema's nodes: {from:} formats in step
+// with internal/nodesfrom.
+func TestSchemaNodeFormats(t *testing.T) {
+	var s struct {
+		Properties struct {
+			Nodes struct {
+				AnyOf []struct {
+					Properties struct {
+						Format struct{ Enum []string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(schemaJSON, &s); err != nil {
+		t.Fatal(err)
+	}
+	got := s.Properties.Nodes.AnyOf[2].Properties.Format.Enum
+	if !slices.Equal(got, nodesfrom.Formats) {
+		t.Errorf("schema's node file formats %v; nodesfrom.Formats %v", got, nodesfrom.Formats)
 	}
 }

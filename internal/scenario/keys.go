@@ -156,9 +156,6 @@ func (p *parser) prefix(n *yaml.Node) string {
 // with weighted key,weight lines and their weights.
 func (p *parser) keysFile(n *yaml.Node, weighted bool) ([]string, []uint32) {
 	rel, ok := p.str(n, "keys file")
-	if ok {
-		rel, ok = p.checkPath(n, rel)
-	}
 	if !ok {
 		return nil, nil
 	}
@@ -166,15 +163,11 @@ func (p *parser) keysFile(n *yaml.Node, weighted bool) ([]string, []uint32) {
 		p.errorf(n, "keys files cannot be read here; use keys: <count> or {count: <count>, prefix: <text>}")
 		return nil, nil
 	}
-	data, err := p.opts.ReadFile(rel)
-	if err != nil {
-		p.errorf(n, "cannot read keys file %q: %v", rel, err)
+	data, ok := p.readInput(n, rel, "keys file")
+	if !ok {
 		return nil, nil
 	}
-	if int64(len(data)) > p.lim.KeysFileBytes {
-		p.errorf(n, "keys file size: %q is larger than the limit of %s; raise it with -max-keys-file-size", rel, Bytes(p.lim.KeysFileBytes))
-		return nil, nil
-	}
+	rel = path.Clean(rel)
 	keys := splitKeys(data, p.lim.Keys)
 	switch {
 	case len(keys) == 0:
@@ -190,10 +183,35 @@ func (p *parser) keysFile(n *yaml.Node, weighted bool) ([]string, []uint32) {
 	return p.weightedKeys(n, rel, data, keys)
 }
 
-// checkPath returns rel cleaned, after reporting a keys file path that is
+// readInput reads a file a scenario names (a keys file, a nodes file)
+// relative to its folder, through Options.ReadFile, within the keys-file
+// size limit.
+func (p *parser) readInput(n *yaml.Node, rel, what string) ([]byte, bool) {
+	rel, ok := p.checkPath(n, rel, what)
+	if !ok {
+		return nil, false
+	}
+	if p.opts.ReadFile == nil {
+		p.errorf(n, "%ss cannot be read here", what)
+		return nil, false
+	}
+	data, err := p.opts.ReadFile(rel)
+	if err != nil {
+		p.errorf(n, "cannot read %s %q: %v", what, rel, err)
+		return nil, false
+	}
+	if int64(len(data)) > p.lim.KeysFileBytes {
+		p.errorf(n, "%s size: %q is larger than the limit of %s; raise it with -max-keys-file-size", what, rel, Bytes(p.lim.KeysFileBytes))
+		return nil, false
+	}
+	return data, true
+}
+
+// checkPath returns rel cleaned, after reporting a path to a file of what
+// kind (a keys file, a nodes file) that is
 // empty, absolute, has backslashes, a NUL byte or a ".." component, or names the
 // scenario's directory itself. A clean result satisfies fs.ValidPath.
-func (p *parser) checkPath(n *yaml.Node, rel string) (string, bool) {
+func (p *parser) checkPath(n *yaml.Node, rel, what string) (string, bool) {
 	clean := path.Clean(rel)
 	var why string
 	switch {
@@ -212,7 +230,7 @@ func (p *parser) checkPath(n *yaml.Node, rel string) (string, bool) {
 	default:
 		return clean, true
 	}
-	p.errorf(n, "keys file %q %s", clip(rel), why)
+	p.errorf(n, "%s %q %s", what, clip(rel), why)
 	return "", false
 }
 

@@ -1,6 +1,10 @@
 package scenario
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/nodesfrom"
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -23,8 +27,10 @@ var reserved = map[string]string{
 // nodes decodes the starting cluster: a count or a list of entries. It
 // returns the entry behind each NodeSpec (nil for the count form).
 func (p *parser) nodes(n *yaml.Node) ([]sim.NodeSpec, []*yaml.Node) {
-	const want = "a count such as 5 or a list of names such as [a, b, c]"
+	const want = "a count such as 5, a list of names such as [a, b, c], or {from: nginx.conf, upstream: cache}"
 	switch {
+	case n.Kind == yaml.MappingNode:
+		return p.nodesFrom(n), nil
 	case isInt(n):
 		c, _ := p.limited(n, "nodes", "nodes", p.lim.Nodes, "-max-nodes")
 		specs := make([]sim.NodeSpec, c)
@@ -155,4 +161,75 @@ func (p *parser) selector(v *yaml.Node, ctx string, op sim.Op) (sim.Labels, bool
 		ok = false
 	}
 	return l, ok
+}
+
+// nodesFrom reads the starting cluster from a product's own configuration:
+// {from: nginx.conf, upstream: cache}, {from: haproxy.cfg, backend: b},
+// {from: envoy.yaml, cluster: c}, {from: cluster-nodes.txt} (redis-cli
+// CLUSTER NODES), {from: servers.txt} (libmemcached --SERVER lines);
+// format: names the format when the file name does not tell. Servers the
+// configuration marks down start failed; backup servers are not modelled.
+func (p *parser) nodesFrom(n *yaml.Node) []sim.NodeSpec {
+	fs, ok := p.fields(n, "nodes", "a mapping such as {from: nginx.conf, upstream: cache}")
+	var file, format, selector string
+	var fileAt, selAt *yaml.Node
+	for _, f := range fs {
+		switch k := f.key.Value; k {
+		case "from":
+			file, _ = p.str(f.val, "nodes: from")
+			fileAt = f.val
+		case "format":
+			if format, _ = p.str(f.val, "nodes: format"); !slices.Contains(nodesfrom.Formats, format) {
+				p.errorf(f.val, "nodes: format %q%s is not one of %s", clip(format), didYouMean(format, nodesfrom.Formats), strings.Join(nodesfrom.Formats, ", "))
+				ok = false
+			}
+		case "upstream", "backend", "cluster":
+			selector, _ = p.str(f.val, "nodes: "+k)
+			selAt = f.key
+		default:
+			p.unknownKey(f.key, "nodes: ", []string{"from", "format", "upstream", "backend", "cluster"})
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	if fileAt == nil {
+		p.errorf(n, "nodes needs from: <file>, such as {from: nginx.conf, upstream: cache}")
+		return nil
+	}
+	if format == "" {
+		if format = nodesfrom.Detect(file); format == "" {
+			p.errorf(fileAt, "nodes: cannot tell the format of %q from its name; add format: one of %s", clip(file), strings.Join(nodesfrom.Formats, ", "))
+			return nil
+		}
+	}
+	if want := nodesfrom.Selector(format); want != "" && (selAt == nil || selAt.Value != want) {
+		p.errorf(n, "nodes: a %s file needs %s: <name>, such as {from: %s, %s: cache}", format, want, clip(file), want)
+		return nil
+	} else if want == "" && selAt != nil {
+		p.errorf(selAt, "nodes: a %s file lists one cluster; %s does not apply", format, selAt.Value)
+		return nil
+	}
+	data, ok := p.readInput(fileAt, file, "nodes file")
+	if !ok {
+		return nil
+	}
+	nodes, errs := nodesfrom.Parse(format, data, selector)
+	for _, e := range errs {
+		p.errorf(fileAt, "nodes: %s:%s%s", clip(file), map[bool]string{true: " ", false: ""}[e.Line == 0], e.Error())
+	}
+	var specs []sim.NodeSpec
+	for _, nd := range nodes {
+		if nd.Backup {
+			p.errorf(fileAt, "nodes: %s:%d:%d: server %s is a backup server; backup servers are not modelled: leave it out", clip(file), nd.Line, nd.Col, nd.Name)
+			continue
+		}
+		specs = append(specs, sim.NodeSpec{Name: nd.Name, Weight: max(nd.Weight, 1), Labels: sim.Labels{ID: nd.ID}, Down: nd.Down})
+	}
+	if len(specs) > p.lim.Nodes {
+		p.overLimit(fileAt, "nodes", text.Count(len(specs)), "nodes", p.lim.Nodes, "-max-nodes")
+		return nil
+	}
+	return specs
 }

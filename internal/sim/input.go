@@ -84,6 +84,9 @@ type NodeSpec struct {
 	// Labels place the node in the topology; they belong to the node, as
 	// its name does, and are given where it is first named.
 	Labels
+	// Down starts a node of the starting cluster failed, as a product's
+	// configuration can list a server that is down (nodes: {from: …}).
+	Down bool
 }
 
 // Labels are a node's place in the topology and its product id. Empty

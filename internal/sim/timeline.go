@@ -132,11 +132,13 @@ func NewTimeline(s *Scenario) (*Timeline, []StepError) {
 			b.errorf(0, i, "duplicate node %q", n.Name)
 			continue
 		}
-		start.Members = append(start.Members, Member{ID: b.id(n.Name), Weight: weightOf(n)})
+		start.Members = append(start.Members, Member{ID: b.id(n.Name), Weight: weightOf(n), Failed: n.Down})
 		b.label(0, i, n)
 	}
 	if len(s.Nodes) == 0 {
 		b.errorf(0, -1, "the cluster needs at least one node")
+	} else if start.Live() == 0 {
+		b.errorf(0, -1, "every starting node is down; at least one must be live")
 	}
 	b.t.States = append(b.t.States, start)
 	for i, st := range s.Steps {
