@@ -184,7 +184,7 @@ func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...Step) *stepBen
 		b.Fatal(errs[0])
 	}
 	res := &Result{Scenario: s, Keys: keySetOf(k), Timeline: tl}
-	e := &env{keys: res.Keys, nodes: tl.Nodes}
+	e := res.env()
 	p, err := newPlacer(spec, e)
 	if err != nil {
 		b.Fatal(err)
@@ -215,6 +215,23 @@ func BenchmarkMaglevTable(b *testing.B) {
 				g.cache = maglevCache{}
 				g.populate()
 			}
+		})
+	}
+}
+
+// BenchmarkProfileStep times one membership step of every production
+// profile through the generic placer (an add, then the removal of the same
+// node), at 10⁵ keys and 100 nodes: the profiles answer key by key, with
+// no incremental path yet, so this is their cost per key and step.
+func BenchmarkProfileStep(b *testing.B) {
+	k, n := 100_000, 100
+	for _, kind := range Kinds {
+		if kind.profile == nil {
+			continue
+		}
+		spec := RuleSpec{Kind: kind.Name, Opts: required(kind)}
+		b.Run(fmt.Sprintf("rule=%s/keys=%s/nodes=%d", kind.Name, sizeName(k), n), func(b *testing.B) {
+			benchSteps(b, spec, k, n, add(benchNode(n)), remove(benchNode(n)))
 		})
 	}
 }

@@ -148,6 +148,8 @@ type profilePlacer struct {
 	// the unit count a resize step last set (0: the spec's own).
 	spec RuleSpec
 	size int
+	// lists is every key's preference list at the current step.
+	lists [][]NodeID
 	// units is every key's unit at the last step, and moved how many
 	// changed unit at this one (Profile.Unit).
 	units []int32
@@ -246,6 +248,9 @@ func (pp *profilePlacer) repartitioned() int { return pp.moved }
 // and answer for it from any that is live (Cassandra). It runs at every
 // update, so that a replay that assigns only at its last step (replayTo)
 // holds the same.
+//
+// It also writes every key's whole preference list into pp.lists, which
+// assign hands out: the product is asked once per key and step.
 func (pp *profilePlacer) hold(r int) int {
 	if pp.held == nil {
 		pp.held = make([]NodeID, len(pp.hash))
@@ -253,13 +258,26 @@ func (pp *profilePlacer) hold(r int) int {
 			pp.held[i] = NoNode
 		}
 	}
+	for len(pp.lists) < r {
+		pp.lists = append(pp.lists, make([]NodeID, len(pp.hash)))
+	}
+	pp.lists = pp.lists[:r]
 	n := 0
-	var buf []int
+	buf := make([]int, 0, r)
 	for i, h := range pp.hash {
-		if buf = pp.pl.Owners(h, r, buf[:0]); len(buf) == 0 {
+		buf = pp.pl.Owners(h, r, buf[:0])
+		for j := range pp.lists {
+			id := NoNode
+			if j < len(buf) {
+				id = pp.ids[buf[j]]
+			}
+			pp.lists[j][i] = id
+		}
+		if len(buf) == 0 {
 			n++
+			pp.lists[0][i] = pp.held[i]
 		} else {
-			pp.held[i] = pp.ids[buf[0]]
+			pp.held[i] = pp.lists[0][i]
 		}
 	}
 	return n
@@ -274,7 +292,7 @@ func (pp *profilePlacer) checkStart(st *State) error {
 		return err
 	}
 	stranded := pp.nStranded
-	pp.pl, pp.held, pp.units = nil, nil, nil
+	pp.pl, pp.held, pp.units, pp.lists = nil, nil, nil, nil
 	if stranded > 0 {
 		return fmt.Errorf("%d keys have no live server to start with", stranded)
 	}
@@ -286,18 +304,8 @@ func (pp *profilePlacer) checkStart(st *State) error {
 // range whose replicas are) stays on the node that held it at the last
 // step: its data has not moved, it is only unavailable, as update notes.
 func (pp *profilePlacer) assign(lists [][]NodeID) {
-	for _, l := range lists {
-		fill(l, NoNode)
-	}
-	owners := make([]int, 0, len(lists))
-	for i, h := range pp.hash {
-		owners = pp.pl.Owners(h, len(lists), owners[:0])
-		for r, o := range owners {
-			lists[r][i] = pp.ids[o]
-		}
-		if len(owners) == 0 {
-			lists[0][i] = pp.held[i]
-		}
+	for r, l := range lists {
+		copy(l, pp.lists[r])
 	}
 }
 
