@@ -83,7 +83,7 @@ func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdi
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
-	opts := site.Options{Jobs: f.jobs}
+	opts := site.Options{Jobs: f.jobs, Theme: f.theme}
 	if f.templates != "" {
 		opts.Templates = os.DirFS(f.templates)
 	}

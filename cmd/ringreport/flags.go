@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/ringreport/ringreport/internal/scenario"
+	"github.com/ringreport/ringreport/internal/svg"
 )
 
 // buildFlags are the flags shared by build and check.
@@ -16,6 +17,7 @@ type buildFlags struct {
 	jobs      int
 	templates string
 	force     bool
+	theme     svg.Theme
 	limits    scenario.Limits
 }
 
@@ -34,6 +36,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.out, "o", "out", "write the site to `dir`")
 	fs.IntVar(&b.jobs, "j", 0, "replay up to `n` scenarios at once (0: one per CPU)")
 	fs.StringVar(&b.templates, "templates", "", "read templates from `dir`; files it lacks come from the built-in set")
+	registerTheme(fs, &b.theme)
 	registerLimits(fs, &b.limits)
 }
 
@@ -55,6 +58,11 @@ func (b *buildFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// registerTheme adds -theme, the colours of the SVG files.
+func registerTheme(fs *flag.FlagSet, t *svg.Theme) {
+	fs.Var(t, "theme", "colour `scheme` of the SVG files: light or dark, on an opaque background, or auto, which follows the viewer's light or dark setting (default light)")
 }
 
 // parseFlags parses args and maps -h and bad flags to exit codes; ok is

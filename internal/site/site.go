@@ -59,6 +59,9 @@ type Options struct {
 	// whose figures exceed it links its step figures as images instead
 	// (see linkSteps). 0 means DefaultInlineBudget.
 	InlineBudget int
+	// Theme is the colour scheme of the figure files (the pages inline
+	// figures that follow the page's); the zero value is svg.Light.
+	Theme svg.Theme
 	// Progress, when non-nil, is called after each scenario is replayed
 	// and rendered, with the number done so far, the total and the
 	// scenario's name. Calls are serialized, in completion order.
@@ -417,6 +420,11 @@ func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 	return append(files, report.File{Name: "migrations.csv", Data: mig}), nil
 }
 
+// pageFigures is the folder of a scenario that holds the step figures a
+// page links instead of inlining (see linkSteps), in the page's form:
+// transparent, following the page's light or dark colours.
+const pageFigures = "page"
+
 // TransfersCSV is the name of the side file with every transfer pair.
 const TransfersCSV = "transfers.csv"
 
@@ -428,14 +436,25 @@ func (sc *Scenario) render(opts Options) error {
 		return fmt.Errorf("cannot build the report: %w", err)
 	}
 	sc.Report = rep
-	for _, f := range sc.Figures {
-		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
+	for i := range sc.Figures {
+		f := &sc.Figures[i]
+		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.File(opts.Theme)})
 	}
 	md, err := report.MarkdownOf(rep, report.Options{Templates: templateFS(opts.Templates), Study: sc.Study})
 	if err != nil {
 		return err
 	}
 	sc.files = append(sc.files, File{Path: sc.Name + "/report.md", Data: md})
-	sc.body, sc.headings, err = renderBody(md, sc.Figures, cmp.Or(opts.InlineBudget, DefaultInlineBudget))
+	budget := cmp.Or(opts.InlineBudget, DefaultInlineBudget)
+	if linkSteps(sc.Figures, budget) {
+		// The page's images follow its colours, as its inline figures
+		// do: they are the page's form, beside the files.
+		for _, f := range sc.Figures {
+			if f.Step >= 0 {
+				sc.files = append(sc.files, File{Path: sc.Name + "/" + pageFigures + "/" + f.Name, Data: f.SVG})
+			}
+		}
+	}
+	sc.body, sc.headings, err = renderBody(md, sc.Figures, budget)
 	return err
 }
