@@ -136,23 +136,24 @@ func styleSheet(id string, t Theme, file bool) string {
 }
 
 // nodePalette colours the nodes: twelve hues that stay apart under
-// deuteranopia and protanopia and stay clear of the received and sent
-// colours (inColor, outColor), picked greedily (farthest first) in OKLab
-// from the colours with at least 1.6:1 contrast on the light and 2:1 on
-// the dark background. palette_test.go checks both.
+// deuteranopia and protanopia (colorDistance) and stay clear of the
+// received and sent colours (inColor, outColor), picked greedily
+// (farthest first) in OKLab from the colours with at least 1.6:1
+// contrast on the light and 3:1 on the dark background, where wheels
+// must show them as well. palette_test.go checks all three.
 var nodePalette = [...][3]uint8{
 	{0xFF, 0xC3, 0x00}, // amber
 	{0xD7, 0x7D, 0xFF}, // orchid
-	{0xB4, 0x00, 0x00}, // red
+	{0xFF, 0x64, 0x7D}, // coral
 	{0x50, 0xA5, 0x7D}, // green
 	{0x91, 0xD7, 0xEB}, // pale sky
-	{0x00, 0x64, 0x5A}, // dark teal
+	{0x91, 0x55, 0x3C}, // brown
 	{0x6E, 0x64, 0xEB}, // indigo
 	{0x28, 0xE6, 0x9B}, // mint
 	{0x91, 0x8C, 0xBE}, // lavender grey
 	{0xB9, 0xA5, 0x2D}, // olive gold
 	{0xB9, 0x28, 0x82}, // magenta
-	{0x00, 0x41, 0xAF}, // deep blue
+	{0xDC, 0x9B, 0xB9}, // pink
 }
 
 // nodeColor is the colour of node id in every figure of a scenario: the

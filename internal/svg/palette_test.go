@@ -160,7 +160,12 @@ func TestDataColours(t *testing.T) {
 	for _, c := range nodePalette {
 		nodes = append(nodes, hex(c))
 	}
-	apart(t, "nodes", nodes, 13, 8.5)
+	apart(t, "nodes", nodes, 10, 7)
+	for _, n := range nodes {
+		if a, b := contrast(n, lightInk.bg), contrast(n, darkInk.bg); a < 1.6 || b < 3 {
+			t.Errorf("node colour %s: contrast %.2f:1 on the light background, %.2f:1 on the dark one; want 1.6 and 3", n, a, b)
+		}
+	}
 	for _, n := range nodes {
 		for _, tr := range []string{inColor, outColor} {
 			if d, c := distances(n, tr); d < 12 || c < 8 {
