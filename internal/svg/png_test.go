@@ -92,4 +92,3 @@ func abs(x int) int {
 	}
 	return x
 }
-
