@@ -158,8 +158,9 @@ func windowsReserved(name string) bool {
 // Build parses, replays and renders every input and returns the output
 // files sorted by path. When the only problem is failed expectations it
 // returns the complete files and an ExpectationsFailed error: for every
-// scenario its folder (figures, report.md, data.json, steps.csv,
-// transfers.csv within its limit, migrations.csv with compare:, and
+// scenario its folder (figures in opts.Theme, report.md, data.json,
+// steps.csv, transfers.csv within its limit, migrations.csv with
+// compare:, page/ when the page links its step figures, and
 // index.html), and for the whole set index.html and README.md. The files
 // do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
