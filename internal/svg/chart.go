@@ -227,6 +227,44 @@ func strokeSwatch(attrs ...string) func(c *canvas, x, y float64) {
 	return func(c *canvas, x, y float64) { c.line(x, y-5.5, x+11, y-5.5, attrs...) }
 }
 
+// headLine is a line of a rule's heading: bold label text, then plain
+// text.
+type headLine struct{ label, plain string }
+
+// ruleHead lays out a rule's heading in lines of the figure's width: the
+// rule's label in bold at size, wrapped, then plain text at plainSize,
+// after " — " on the label's last line, or on a line of its own when it
+// does not fit there. Nothing is cut.
+func ruleHead(label, plain string, size, plainSize float64) []headLine {
+	var lines []headLine
+	for _, l := range wrap(label, figW-16, size) {
+		lines = append(lines, headLine{label: l})
+	}
+	last := &lines[len(lines)-1]
+	if textW(last.label, size)+textW(" — "+plain, plainSize) <= figW-16 {
+		last.plain = " — " + plain
+		return lines
+	}
+	for _, l := range wrap(plain, figW-16, plainSize) {
+		lines = append(lines, headLine{plain: l})
+	}
+	return lines
+}
+
+// headStep is the distance between the lines of a rule's heading.
+const headStep = 14.0
+
+// ruleHead draws lines from ruleHead at x = 8, the first baseline at y.
+func (c *canvas) ruleHead(lines []headLine, y, size, plainSize float64) {
+	for j, l := range lines {
+		c.s.Textspan(8, round1(y+float64(j)*headStep), l.label, cls("fg", "b"), attr("font-size", num(size)))
+		if l.plain != "" {
+			c.s.Span(l.plain, attr("font-weight", "400"), attr("font-size", num(plainSize)))
+		}
+		c.s.TextEnd()
+	}
+}
+
 // legendItem is a swatch and its text in a row legend.
 type legendItem struct {
 	text string
@@ -242,18 +280,22 @@ func (it legendItem) swatchW() float64 {
 }
 
 // legendLayout places items left to right from x, wrapping at width; it
-// returns each item's text, its position and the height used.
-func legendLayout(items []legendItem, x, y, width float64) (texts []string, xs, ys []float64, h float64) {
+// returns each item's text (in lines: an item wider than the whole width
+// wraps, and takes rows of its own), its position and the height used.
+func legendLayout(items []legendItem, x, y, width float64) (texts [][]string, xs, ys []float64, h float64) {
 	cx, cy := x, y
 	for _, it := range items {
 		sw := it.swatchW()
-		t := fit(it.text, width-sw-6, 10.5)
-		w := sw + 6 + textW(t, 10.5) + 14
-		if cx > x && cx+w > x+width {
+		t := wrap(it.text, width-sw-6, 10.5)
+		w := sw + 6 + textW(t[0], 10.5) + 14
+		if cx > x && (cx+w > x+width || len(t) > 1) {
 			cx, cy = x, cy+16
 		}
 		texts, xs, ys = append(texts, t), append(xs, cx), append(ys, cy)
 		cx += w
+		if len(t) > 1 { // the next item starts a row below the last line
+			cx, cy = x+width, cy+float64(len(t)-1)*13
+		}
 	}
 	return texts, xs, ys, cy - y + 16
 }
@@ -263,7 +305,9 @@ func (c *canvas) rowLegend(items []legendItem, x, y, width float64) {
 	texts, xs, ys, _ := legendLayout(items, x, y, width)
 	for j, it := range items {
 		it.draw(c, xs[j], ys[j])
-		c.text(xs[j]+it.swatchW()+5, ys[j], texts[j], cls("fg"), attr("font-size", "10.5"))
+		for k, l := range texts[j] {
+			c.text(xs[j]+it.swatchW()+5, ys[j]+float64(k)*13, l, cls("fg"), attr("font-size", "10.5"))
+		}
 	}
 }
 

@@ -306,29 +306,56 @@ func TestNoEllipsisInTitles(t *testing.T) {
 			}
 			figs = append(figs, SweepFigures(st)...)
 		}
-		headings := 0
-		for _, f := range figs {
-			doc := string(f.File(Light))
-			if strings.Contains(f.Title, "…") || strings.Contains(after(doc, "<title>")[:strings.Index(after(doc, "<title>"), "</title>")], "…") {
-				t.Errorf("%s/%s: title %q is cut", s.Name, f.Name, f.Title)
-			}
-			for _, m := range textElem.FindAllStringSubmatch(doc, -1) {
-				cl := classAttr.FindStringSubmatch(m[0])
-				heading := cl != nil && (strings.Contains(cl[1], "rr-title") || strings.Contains(cl[1], "rr-sub"))
-				if heading {
-					headings++
-				}
-				inner := m[1]
-				if !strings.Contains(inner, "…") {
-					continue
-				}
-				if heading || !strings.Contains(inner, "<title>") {
-					t.Errorf("%s/%s: text %q is cut", s.Name, f.Name, inner)
-				}
-			}
+		checkNoCut(t, s.Name, figs)
+	}
+}
+
+// checkNoCut fails when a figure's title, subtitle or <title> is cut,
+// or any other text is cut without a tooltip that has it whole.
+func checkNoCut(t *testing.T, name string, figs []Figure) {
+	t.Helper()
+	headings := 0
+	for _, f := range figs {
+		doc := string(f.File(Light))
+		if strings.Contains(f.Title, "…") {
+			t.Errorf("%s/%s: title %q is cut", name, f.Name, f.Title)
 		}
-		if headings < 2*len(figs) {
-			t.Errorf("%s: %d heading lines in %d figures", s.Name, headings, len(figs))
+		for _, m := range textElem.FindAllStringSubmatch(doc, -1) {
+			cl := classAttr.FindStringSubmatch(m[0])
+			heading := cl != nil && (strings.Contains(cl[1], "rr-title") || strings.Contains(cl[1], "rr-sub"))
+			if heading {
+				headings++
+			}
+			inner := m[1]
+			if !strings.Contains(inner, "…") {
+				continue
+			}
+			if heading || !strings.Contains(inner, "<title>") {
+				t.Errorf("%s/%s: text %q is cut", name, f.Name, inner)
+			}
 		}
 	}
+	if headings < 2*len(figs) {
+		t.Errorf("%s: %d heading lines in %d figures", name, headings, len(figs))
+	}
+}
+
+// TestLongLabelsNeverCut: a long scenario title and long rule labels
+// wrap in every figure, and the figures stay well-formed.
+func TestLongLabelsNeverCut(t *testing.T) {
+	s := walkthrough("long", 400)
+	s.Title = strings.Repeat("A very long scenario title that goes on and on ", 4)
+	s.Rules = []sim.RuleSpec{
+		{Kind: "ring", Label: "a ring with a label much longer than any panel of the wheels figure is wide, and then some more words"},
+		{Kind: "modulo", Label: "Supercalifragilisticexpialidocious-modulo-without-any-spaces-at-all-to-wrap-at"},
+	}
+	figs := replay(t, s)
+	for _, f := range figs {
+		checkFigure(t, f)
+		if *dump != "" {
+			os.MkdirAll(filepath.Join(*dump, "long"), 0o755)
+			os.WriteFile(filepath.Join(*dump, "long", f.Name), f.File(Light), 0o644)
+		}
+	}
+	checkNoCut(t, s.Name, figs)
 }

@@ -73,41 +73,19 @@ func stripLegend(c *canvas, res *sim.Result, top float64, bins bool) {
 	}
 }
 
-// headLine is a line of a strip block's heading: bold label text, then
-// plain text.
-type headLine struct{ label, plain string }
-
-// stripHead is the heading of rule r's strips at step i, in lines: the
-// rule's label in bold, wrapped, then what moved, after the label on
-// its last line (" — moved …") or on a line of its own when it does not
-// fit there.
+// stripHead is the heading of rule r's strips at step i: the rule's
+// label, then what moved (see ruleHead).
 func stripHead(res *sim.Result, r, i int) []headLine {
 	sr := &res.Rules[r].Steps[i]
 	by := sr.Strip.Moved
 	moved := fmt.Sprintf("moved %s (%s): %s gained, %s forced, %s collateral",
 		commas(sr.Moved), pct(float64(sr.Moved)/float64(res.Keys.Len())), commas(by[0]), commas(by[1]), commas(by[2]))
-	var lines []headLine
-	for _, l := range wrap(res.Rules[r].Spec.Label, figW-16, 12) {
-		lines = append(lines, headLine{label: l})
-	}
-	last := &lines[len(lines)-1]
-	if textW(last.label, 12)+textW(" — "+moved, 11) <= figW-16 {
-		last.plain = " — " + moved
-		return lines
-	}
-	return append(lines, headLine{plain: moved})
+	return ruleHead(res.Rules[r].Spec.Label, moved, 12, 11)
 }
 
 func stripBlock(c *canvas, res *sim.Result, r, i int, head []headLine) {
 	sr := &res.Rules[r].Steps[i]
-	for j, l := range head {
-		y := 14 + float64(j)*14
-		c.s.Textspan(8, y, l.label, cls("fg", "b"), attr("font-size", "12"))
-		if l.plain != "" {
-			c.s.Span(l.plain, attr("font-weight", "400"), attr("font-size", "11"))
-		}
-		c.s.TextEnd()
-	}
+	c.ruleHead(head, 14, 12, 11)
 	y := float64(len(head))*14 + 8
 	for j, s := range []struct {
 		name  string

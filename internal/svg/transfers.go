@@ -60,8 +60,13 @@ func transfersFigure(res *sim.Result) Figure {
 	for _, name := range nodes {
 		slant = slant || textW(name, 10) > gw-14
 	}
-	panel := transferHead + transferPanelH + 2*transferPad + 10
-	h := top + float64(len(res.Rules))*panel + 30
+	heads := make([][]headLine, len(res.Rules))
+	panels := top
+	for r, rr := range res.Rules {
+		heads[r] = ruleHead(rr.Spec.Label, commas(rr.Steps[len(rr.Steps)-1].TotalMoved)+" keys moved in all", 11.5, 11.5)
+		panels += transferPanelHeight(heads[r])
+	}
+	h := panels + 30
 	if slant {
 		h += 60
 	}
@@ -70,15 +75,14 @@ func transfersFigure(res *sim.Result) Figure {
 	c.rowLegend(items, 8, hd.h+6, figW-16)
 	half := transferPanelH / 2
 	s := niceScale(float64(hi), 2, true, half, 0)
-	for r, rr := range res.Rules {
-		y0 := top + float64(r)*panel
-		total := rr.Steps[len(rr.Steps)-1].TotalMoved
-		c.s.Textspan(8, round1(y0+16), rr.Spec.Label, cls("fg", "b"), attr("font-size", "11.5"))
-		c.s.Span(" — "+commas(total)+" keys moved in all", attr("font-weight", "400"))
-		c.s.TextEnd()
-		transferPanel(c, res, in[r], out[r], s, y0+transferHead+transferPad, gw)
+	y0 := top
+	for r := range res.Rules {
+		c.ruleHead(heads[r], y0+16, 11.5, 11.5)
+		extra := float64(len(heads[r])-1) * headStep
+		transferPanel(c, res, in[r], out[r], s, y0+extra+transferHead+transferPad, gw)
+		y0 += transferPanelHeight(heads[r])
 	}
-	bottom := top + float64(len(res.Rules))*panel - 10
+	bottom := panels - 10
 	// Slanted names need about 12 px each; when the columns are narrower,
 	// every k-th node is named and the rest keep their colour swatch.
 	every := 1
@@ -94,6 +98,11 @@ func transfersFigure(res *sim.Result) Figure {
 		}
 	}
 	return c.figure(Figure{Name: name, Kind: "transfers", Step: -1, Title: title, Caption: caption})
+}
+
+// transferPanelHeight is the height of a rule's panel under heading head.
+func transferPanelHeight(head []headLine) float64 {
+	return transferHead + float64(len(head)-1)*headStep + transferPanelH + 2*transferPad + 10
 }
 
 // transferPanel draws one rule's bars with the zero line at y0+half and
