@@ -62,29 +62,29 @@ func ParseTheme(name string) (Theme, error) {
 // ink is one theme's colours for everything that is not data: they
 // differ between light and dark, data colours do not.
 type ink struct {
-	bg       string // the figure's background
-	fg       string // text
-	muted    string // secondary text
-	axis     string // axis lines, the wheel's zero mark
-	grid     string // grid lines
-	off      string // unlit strip cells
-	key      string // key dots
-	hot      string // moved-key dots
-	failed   string // a failed node's ticks
-	hatch    string // hatch lines (failed nodes, the ideal)
-	band     string // the noise band, drawn at bandAlpha
-	ink      string // reference lines: fair share, theory
-	noise    string // the noise floor's line
-	bandAlph string
+	bg        string // the figure's background
+	fg        string // text
+	muted     string // secondary text
+	axis      string // axis lines, the wheel's zero mark
+	grid      string // grid lines
+	off       string // unlit strip cells
+	key       string // key dots
+	hot       string // moved-key dots
+	failed    string // a failed node's ticks
+	hatch     string // hatch lines (failed nodes, the ideal)
+	band      string // the noise band, drawn at bandAlpha
+	ink       string // reference lines: fair share, theory
+	noise     string // the noise floor's line
+	bandAlpha string
 }
 
 var (
 	lightInk = ink{bg: "#FFFFFF", fg: "#1A1A1A", muted: "#5C5C5C", axis: "#6B6B6B", grid: "#DCDCDC",
 		off: "#E4E4E4", key: "#9A9A9A", hot: "#111111", failed: "#B0B0B0", hatch: "#7A7A7A",
-		band: "#8C8C8C", ink: "#1A1A1A", noise: "#7E7E7E", bandAlph: ".2"}
+		band: "#8C8C8C", ink: "#1A1A1A", noise: "#7E7E7E", bandAlpha: ".2"}
 	darkInk = ink{bg: "#16181D", fg: "#ECECEC", muted: "#B4B4B4", axis: "#A0A0A0", grid: "#3D3D3D",
 		off: "#353535", key: "#8A8A8A", hot: "#FFFFFF", failed: "#6E6E6E", hatch: "#9A9A9A",
-		band: "#BDBDBD", ink: "#ECECEC", noise: "#9A9A9A", bandAlph: ".22"}
+		band: "#BDBDBD", ink: "#ECECEC", noise: "#9A9A9A", bandAlpha: ".22"}
 )
 
 // classes is the style sheet of one theme, every selector prefixed with
@@ -106,7 +106,7 @@ func classes(scope string, k ink, bg bool) string {
 	rule("hot", "stroke:"+k.hot)
 	rule("failed", "stroke:"+k.failed)
 	rule("hatchline", "stroke:"+k.hatch)
-	rule("band", "fill:"+k.band+";fill-opacity:"+k.bandAlph)
+	rule("band", "fill:"+k.band+";fill-opacity:"+k.bandAlpha)
 	rule("ink", "stroke:"+k.ink)
 	rule("noise", "stroke:"+k.noise)
 	rule("cut", "stroke:"+k.bg)
@@ -191,9 +191,10 @@ var reasonHelp = [sim.NumReasons]string{
 }
 
 // rulePalette colours the rules: a rule kind takes the slot of its place
-// in the registry (sim.Kinds, which only ever appends), so that it has
-// the same colour in every scenario and figure, and a new kind takes the
-// next free slot. The first nine slots, the algorithms (ring to slots)
+// in the registry, sim.Kinds, so that it has the same colour in every
+// scenario and figure; a kind added at the registry's end takes the next
+// free slot, and no other kind's colour changes (reordering sim.Kinds
+// would change them). The first nine slots, the algorithms (ring to slots)
 // that scenarios compare with each other, were picked first and
 // farthest apart, the products' slots after them, apart from each other
 // and not too near the algorithms; every colour has at least 3:1
@@ -277,8 +278,8 @@ type ruleStyle struct {
 	hatch  int
 }
 
-// kindSlot is a kind's place in the registry, or for a kind it lacks a
-// number past it from a hash of the name.
+// kindSlot is a kind's place in the registry; a name the registry does
+// not know gets a number past its end, from a hash of the name.
 func kindSlot(kind string) int {
 	if k := sim.KindOf(kind); k != nil {
 		for i := range sim.Kinds {
@@ -326,10 +327,10 @@ func ruleStyles(specs []sim.RuleSpec) []ruleStyle {
 
 // variantColor is the colour of the j-th further rule (j ≥ 1) of the
 // kind coloured c: a shade of c, mixed 25% to 65% (in steps of 5%) with
-// white or with black, that keeps 2:1 contrast on both backgrounds; variant 1 is the
-// shade farthest from every colour of rulePalette (the distance as the
-// palette's, see colorDistance), variant 2 the farthest from those and
-// variant 1, and so on.
+// white or with black, that keeps 2:1 contrast on both backgrounds.
+// Variant 1 is the shade farthest from every colour of rulePalette (by
+// colorDistance), variant 2 the shade farthest from those and variant 1,
+// and so on: the same in every scenario.
 func variantColor(c string, j int) string {
 	base := parseHex(c)
 	var cands []string

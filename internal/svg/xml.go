@@ -213,8 +213,9 @@ func idPart(s string) string {
 const charW = 0.6
 
 // fit truncates s with "…" so that it is at most width wide at size px.
-// Only node names are shortened (shortText gives the shortened label its
-// full text as a tooltip); titles and rule labels wrap instead.
+// Of what a scenario names, only node names are shortened, and shortText
+// gives them their full name as a tooltip; titles, rule labels and
+// legends wrap instead (wrap). The figure's own fixed texts fit anyway.
 func fit(s string, width, size float64) string {
 	max := int(width / (charW * size))
 	r := []rune(s)
@@ -232,7 +233,8 @@ func textW(s string, size float64) float64 { return float64(len([]rune(s))) * ch
 
 // wrap breaks s into lines at most width wide at size px: at spaces, and
 // inside a word only where the word alone is wider than the line. It
-// drops nothing.
+// drops nothing but runs of white space, which become line breaks or
+// single spaces.
 func wrap(s string, width, size float64) []string {
 	max := max(int(width/(charW*size)), 1)
 	var lines []string
