@@ -102,7 +102,7 @@ func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdi
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError, false
 	}
-	opts := site.Options{Jobs: f.jobs}
+	opts := site.Options{Jobs: f.jobs, Theme: f.theme}
 	if f.templates != "" {
 		if opts.Templates, err = loadTemplates(f.templates, f.limits); err != nil {
 			fmt.Fprintln(stderr, "ringreport:", err)

@@ -27,6 +27,13 @@
 // transfers.csv (every from → to pair of moved keys, left out past 5
 // MiB) and the figures as SVG files.
 //
+// The SVG files have an opaque background and one theme, -theme light
+// (the default) or dark, so that they read the same pasted anywhere; or
+// -theme auto, which follows the light or dark setting of whatever shows
+// them. The pages inline the figures in the form that follows the page.
+//
+//	$ ringreport build -theme dark -o dark scenarios/ring.yaml
+//
 // Scenarios are replayed in parallel, -j at a time (default: one per
 // CPU); the output does not depend on -j. A progress bar is drawn on
 // standard error only when it is a terminal and CI is not set; NO_COLOR
@@ -73,7 +80,10 @@
 // (every key's owners at -step n) and transfers-csv (every from → to pair
 // of moved keys, at every step or at -step n: the file a build leaves
 // out when it would pass 5 MiB). -rule keeps only the rule with that
-// label. A figure is drawn alone, without the others.
+// label. A figure is drawn alone, without the others; -theme picks its
+// colours, as for build. rsvg-convert (Debian's librsvg2-bin) turns a
+// figure into PNG:
+// "ringreport render history scenarios/ring.yaml | rsvg-convert -z 2 -o history.png".
 //
 //	$ ringreport render ring --rule ring --step 3 scenarios/ring.yaml > ring.svg
 //	$ ringreport render history scenarios/ring.yaml > history.svg

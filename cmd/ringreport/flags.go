@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/ringreport/ringreport/internal/scenario"
+	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/text"
 )
 
@@ -17,6 +18,7 @@ type buildFlags struct {
 	jobs      int
 	templates string
 	force     bool
+	theme     svg.Theme
 	limits    scenario.Limits
 }
 
@@ -35,6 +37,7 @@ func (b *buildFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.out, "o", "out", "write the site to `dir`")
 	fs.IntVar(&b.jobs, "j", 0, "keep at most `n` goroutines busy at once, for scenarios, rules, sweeps and figures alike (0: one per CPU)")
 	fs.StringVar(&b.templates, "templates", "", "read templates from `dir`; files it lacks come from the built-in set")
+	registerTheme(fs, &b.theme)
 	registerLimits(fs, &b.limits)
 }
 
@@ -56,6 +59,11 @@ func (b *buildFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// registerTheme adds -theme, the colours of the SVG files.
+func registerTheme(fs *flag.FlagSet, t *svg.Theme) {
+	fs.Var(t, "theme", "colour `scheme` of the SVG files: light or dark, on an opaque background, or auto, which follows the viewer's light or dark setting (default light)")
 }
 
 // parseFlags parses args and maps -h and bad flags to exit codes; ok is

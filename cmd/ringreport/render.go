@@ -54,6 +54,7 @@ type renderFlags struct {
 	rule    string
 	stepArg stepFlag
 	step    int // stepArg's value, -1 when not given
+	theme   svg.Theme
 	what    string
 	file    string
 	limits  scenario.Limits
@@ -87,6 +88,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("render", "<what> <scenario.yaml>", stderr)
 	fs.StringVar(&f.rule, "rule", "", "render only the rule labelled `label` (default: every rule)")
 	fs.Var(&f.stepArg, "step", "the step `n` of a ring or strips figure, of owners or of transfers-csv (0 is the starting cluster)")
+	registerTheme(fs, &f.theme)
 	registerLimits(fs, &f.limits)
 	fs.Usage = func() { renderUsage(fs, stderr) }
 	pos, code, ok := parseInterspersed(fs, args)
@@ -273,7 +275,7 @@ func (f *renderFlags) checkSweep(s *sim.Scenario, plan sweep.Plan) error {
 func (f *renderFlags) sweepFigure(st *sweep.Result) ([]byte, error) {
 	for _, fig := range svg.SweepFigures(st) {
 		if fig.Name == f.what+".svg" {
-			return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
+			return append(bytes.TrimRight(fig.File(f.theme), "\n"), '\n'), nil
 		}
 	}
 	return nil, fmt.Errorf("%s: no %s figure", text.Path(f.file), f.what)
@@ -308,5 +310,5 @@ func (f *renderFlags) figure(res *sim.Result) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no %s figure for step %d", text.Path(f.file), f.what, f.step)
 	}
-	return append(bytes.TrimRight(fig.SVG, "\n"), '\n'), nil
+	return append(bytes.TrimRight(fig.File(f.theme), "\n"), '\n'), nil
 }

@@ -8,7 +8,7 @@ package site
 //     scenario's own figures (plus the italic caption paragraph after it)
 //     with a figure node that renders the inline SVG in a <figure> (or,
 //     on a page whose figures outgrow the inline budget, a step figure as
-//     a lazily loaded <img> of its file: see linkSteps),
+//     a lazily loaded <img> of its page form: see linkSteps),
 //   - wraps every table in a horizontally scrolling region, and
 //   - gives every "Step N: ..." heading the stable id "step-N".
 
@@ -304,12 +304,12 @@ func inlineSVG(doc []byte) []byte {
 	return bytes.TrimSpace(doc)
 }
 
-// writeImage writes an <img> of fig's file, sized like the inline SVG
-// would be so that the page does not reflow as images arrive, and loaded
-// only when it nears the viewport.
+// writeImage writes an <img> of fig's page form (in pageFigures), sized
+// like the inline SVG would be so that the page does not reflow as images
+// arrive, and loaded only when it nears the viewport.
 func writeImage(w util.BufWriter, fig *svg.Figure) {
 	_, _ = w.WriteString(`<img src="`)
-	_, _ = w.WriteString(html.EscapeString(fig.Name))
+	_, _ = w.WriteString(html.EscapeString(pageFigures + "/" + fig.Name))
 	_, _ = w.WriteString(`" alt="`)
 	_, _ = w.WriteString(html.EscapeString(fig.Title))
 	_ = w.WriteByte('"')

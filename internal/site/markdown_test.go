@@ -92,7 +92,7 @@ func TestRenderBodyLinksStepFigures(t *testing.T) {
 	for _, want := range []string{
 		"<figure class=\"fig fig-history\" id=\"fig-history\">\n<svg id=\"h\"></svg>\n</figure>",
 		"<figure class=\"fig fig-rings\" id=\"fig-step-01-rings\">\n" +
-			`<img src="step-01-rings.svg" alt="Step 1 (add &#34;a&amp;b&#34;)" width="640" height="449" loading="lazy" decoding="async">` +
+			`<img src="page/step-01-rings.svg" alt="Step 1 (add &#34;a&amp;b&#34;)" width="640" height="449" loading="lazy" decoding="async">` +
 			"\n<figcaption>Caption.</figcaption>\n</figure>",
 	} {
 		if !strings.Contains(string(linked), want) {

@@ -61,6 +61,9 @@ type Options struct {
 	// whose figures exceed it links its step figures as images instead
 	// (see linkSteps). 0 means DefaultInlineBudget.
 	InlineBudget int
+	// Theme is the colour scheme of the figure files (the pages inline
+	// figures that follow the page's); the zero value is svg.Light.
+	Theme svg.Theme
 	// Progress, when non-nil, is called after each scenario is replayed
 	// and rendered, with the number done so far, the total and the
 	// scenario's name. Calls are serialized, in completion order.
@@ -161,8 +164,9 @@ func windowsReserved(name string) bool {
 // Build parses, replays and renders every input and returns the output
 // files sorted by path. When the only problem is failed expectations it
 // returns the complete files and an ExpectationsFailed error: for every
-// scenario its folder (figures, report.md, data.json, steps.csv,
-// transfers.csv within its limit, migrations.csv with compare:, and
+// scenario its folder (figures in opts.Theme, report.md, data.json,
+// steps.csv, transfers.csv within its limit, migrations.csv with
+// compare:, page/ when the page links its step figures, and
 // index.html), and for the whole set index.html and README.md. The files
 // do not depend on opts.Jobs.
 func Build(inputs []Input, opts Options) ([]File, error) {
@@ -411,6 +415,11 @@ func dataFiles(res *sim.Result, study *sweep.Result) ([]report.File, error) {
 	return append(files, report.File{Name: "migrations.csv", Data: mig}), nil
 }
 
+// pageFigures is the folder of a scenario that holds the step figures a
+// page links instead of inlining (see linkSteps), in the page's form:
+// transparent, following the page's light or dark colours.
+const pageFigures = "page"
+
 // TransfersCSV is the name of the side file with every transfer pair.
 const TransfersCSV = "transfers.csv"
 
@@ -422,14 +431,25 @@ func (sc *Scenario) render(opts Options) error {
 		return fmt.Errorf("cannot build the report: %w", err)
 	}
 	sc.Report = rep
-	for _, f := range sc.Figures {
-		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.SVG})
+	for i := range sc.Figures {
+		f := &sc.Figures[i]
+		sc.files = append(sc.files, File{Path: sc.Name + "/" + f.Name, Data: f.File(opts.Theme)})
 	}
 	md, err := report.MarkdownOf(rep, report.Options{Templates: templateFS(opts.Templates), Study: sc.Study})
 	if err != nil {
 		return err
 	}
 	sc.files = append(sc.files, File{Path: sc.Name + "/report.md", Data: md})
-	sc.body, sc.headings, err = renderBody(md, sc.Figures, cmp.Or(opts.InlineBudget, DefaultInlineBudget))
+	budget := cmp.Or(opts.InlineBudget, DefaultInlineBudget)
+	if linkSteps(sc.Figures, budget) {
+		// The page's images follow its colours, as its inline figures
+		// do: they are the page's form, beside the files.
+		for _, f := range sc.Figures {
+			if f.Step >= 0 {
+				sc.files = append(sc.files, File{Path: sc.Name + "/" + pageFigures + "/" + f.Name, Data: f.SVG})
+			}
+		}
+	}
+	sc.body, sc.headings, err = renderBody(md, sc.Figures, budget)
 	return err
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/ringreport/ringreport/internal/svg"
 )
 
 // exampleInputs reads the example scenarios of the repository.
@@ -226,5 +228,34 @@ func TestTransfersCSVBesideData(t *testing.T) {
 	}
 	if n := len(m["big/data.json"]); n > 1<<20 {
 		t.Errorf("big/data.json is %d bytes; bounded transfers should keep it under 1 MiB", n)
+	}
+}
+
+// TestThemes: the figure files take opts.Theme, on an opaque background;
+// the pages do not change with it and inline the theme-following form;
+// a page that links its step figures links copies of that form in page/.
+func TestThemes(t *testing.T) {
+	light, err := Build(smallInputs(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dark, err := Build(smallInputs(), Options{Theme: svg.Dark, InlineBudget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, d := fileMap(t, light), fileMap(t, dark)
+	if !bytes.Contains(l["grow/history.svg"], []byte("rr-bg{fill:#FFFFFF}")) || !bytes.Contains(d["grow/history.svg"], []byte("rr-bg{fill:#16181D}")) {
+		t.Errorf("history.svg is not light by default and dark with Theme: svg.Dark")
+	}
+	page := string(d["grow/index.html"])
+	if !strings.Contains(page, "prefers-color-scheme: dark") || strings.Contains(page, "rr-bg") {
+		t.Errorf("the page does not inline the theme-following form")
+	}
+	if _, ok := l["grow/page/step-1-rings.svg"]; ok {
+		t.Errorf("an inlining page has page/ copies")
+	}
+	linked := d["grow/page/step-1-rings.svg"]
+	if !strings.Contains(page, `<img src="page/step-1-rings.svg"`) || !bytes.Contains(linked, []byte("prefers-color-scheme: dark")) || bytes.Contains(linked, []byte("rr-bg")) {
+		t.Errorf("a linking page should show page/step-1-rings.svg in the page's form")
 	}
 }

@@ -14,15 +14,19 @@ func availabilityFigure(res *sim.Result) Figure {
 	const name = "availability.svg"
 	title := "Keys below quorum and unavailable, per step and rule"
 	caption := availabilityCaption(res)
-	items := ruleSwatches(res)
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	top := headH + 6 + lh + 22
+	sts := styles(res)
+	items := ruleSwatches(ruleLabels(res), sts, true, false)
+	hd := headingOf(res.Scenario.Title, "Availability: keys below quorum (light) and with no live replica (dark)", figW)
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	top := hd.h + 6 + lh + 22
 	h := top + 180 + 40
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit("Availability: keys below quorum (light) and with no live replica (dark)", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+	c.hatchPatterns(sts)
+	c.heading(hd)
+	c.rowLegend(items, 8, hd.h+6, figW-16)
 	steps := len(res.Timeline.States)
-	gw := (plotR - plotL) / float64(steps)
+	right := figW - 12.0 // no end labels: the legend names the bars
+	gw := (right - plotL) / float64(steps)
 	k := float64(res.Keys.Len())
 	hi := 0.0
 	for _, rr := range res.Rules {
@@ -31,7 +35,7 @@ func availabilityFigure(res *sim.Result) Figure {
 		}
 	}
 	s := niceScale(hi, 5, false, top+180, top)
-	c.yAxis(s, plotL, plotR, "share of keys", true)
+	c.yAxis(s, plotL, right, "share of keys", true)
 	slot := gw * 0.84 / float64(len(res.Rules))
 	for i := range steps {
 		gx := plotL + float64(i)*gw + gw*0.08
@@ -39,13 +43,13 @@ func availabilityFigure(res *sim.Result) Figure {
 			sr := &rr.Steps[i]
 			x := gx + float64(r)*slot + slot*0.1
 			yq := s.y(float64(max(sr.BelowQuorum, sr.Unavailable)) / k)
-			c.rect(x, yq, slot*0.8, s.bottom-yq, attr("fill", ruleColor(r)), attr("fill-opacity", "0.45"))
+			c.rect(x, yq, slot*0.8, s.bottom-yq, attr("fill", sts[r].color), attr("fill-opacity", "0.4"))
 			yu := s.y(float64(sr.Unavailable) / k)
-			c.rect(x, yu, slot*0.8, s.bottom-yu, attr("fill", ruleColor(r)))
+			c.bar(sts[r], x, yu, slot*0.8, s.bottom-yu)
 		}
 	}
 	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
-	return Figure{Name: name, Kind: "availability", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "availability", Step: -1, Title: title, Caption: caption})
 }
 
 // availability reports whether any rule at any step has keys below quorum

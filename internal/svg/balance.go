@@ -34,9 +34,11 @@ func balanceFigure(res *sim.Result) Figure {
 	}
 	title := fmt.Sprintf("Keys per node after the last step (step %d), against the fair share", last)
 	caption := balanceCaption(res, last, noise)
-	items := balanceLegend(res, noise)
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	top := headH + 6 + lh + 22
+	sts := styles(res)
+	items := balanceLegend(res, sts, noise, false)
+	hd := balanceHeading(res, last)
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	top := hd.h + 6 + lh + 22
 	gw := (figW - 12 - plotL) / float64(max(len(live), 1))
 	names, _ := shortNames(res.Timeline.Nodes)
 	slant := false
@@ -48,7 +50,8 @@ func balanceFigure(res *sim.Result) Figure {
 		h += 60
 	}
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	balanceHead(c, res, last, items)
+	c.hatchPatterns(sts)
+	balanceHead(c, hd, items)
 	hi := 0.0
 	for _, m := range live {
 		hi = max(hi, res.FairShare(m.ID, last)*(1+noise))
@@ -60,12 +63,12 @@ func balanceFigure(res *sim.Result) Figure {
 	right := figW - 12
 	c.yAxis(s, plotL, right, "keys held", false)
 	for j, m := range live {
-		balanceGroup(c, res, m.ID, last, s, plotL+float64(j)*gw, gw, noise, slant)
+		balanceGroup(c, res, sts, m.ID, last, s, plotL+float64(j)*gw, gw, noise, slant)
 	}
-	return Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption})
 }
 
-func balanceGroup(c *canvas, res *sim.Result, id sim.NodeID, last int, s scale, x, gw, noise float64, slant bool) {
+func balanceGroup(c *canvas, res *sim.Result, sts []ruleStyle, id sim.NodeID, last int, s scale, x, gw, noise float64, slant bool) {
 	fair := res.FairShare(id, last)
 	c.group(attr("id", c.ref("node-"+fmt.Sprint(id)+"-"+idPart(res.Timeline.Nodes[id]))))
 	c.rect(x+1, s.y(fair*(1+noise)), gw-2, s.y(fair*(1-noise))-s.y(fair*(1+noise)), cls("band"))
@@ -73,28 +76,29 @@ func balanceGroup(c *canvas, res *sim.Result, id sim.NodeID, last int, s scale, 
 	for r, rr := range res.Rules {
 		load := float64(rr.Steps[last].Loads[id])
 		bx := x + gw*0.1 + float64(r)*slot
-		c.rect(bx+slot*0.1, s.y(load), slot*0.8, s.bottom-s.y(load), attr("fill", ruleColor(r)))
+		c.bar(sts[r], bx+slot*0.1, s.y(load), slot*0.8, s.bottom-s.y(load))
 	}
 	c.line(x+1, s.y(fair), x+gw-1, s.y(fair), cls("ink"), attr("stroke-width", "1.6"))
 	names, _ := shortNames(res.Timeline.Nodes)
-	nodeLabel(c, names[id], nodeColor(id), x+gw/2, s.bottom, gw, slant)
+	nodeLabel(c, names[id], res.Timeline.Nodes[id], nodeColor(id), x+gw/2, s.bottom, gw, slant)
 	c.end()
 }
 
-// nodeLabel writes a node's name and colour under its group, slanted
-// when names do not fit across.
-func nodeLabel(c *canvas, name, color string, cx, y, gw float64, slant bool) {
+// nodeLabel writes a node's name (short, as shortNames gives it; full,
+// its whole name, the tooltip of a shortened one) and colour under its
+// group, slanted when names do not fit across.
+func nodeLabel(c *canvas, name, full, color string, cx, y, gw float64, slant bool) {
 	if slant {
 		name = fit(name, 84, 10)
 		c.rect(cx-3.5, y+5, 7, 7, attr("fill", color))
-		c.text(cx+3, y+20, name, cls("fg"), attr("font-size", "10"), attr("text-anchor", "end"),
+		c.shortText(cx+3, y+20, name, full, cls("fg"), attr("font-size", "10"), attr("text-anchor", "end"),
 			attr("transform", "rotate(-40 "+num(cx+3)+" "+num(y+20)+")"))
 		return
 	}
 	name = fit(name, gw-14, 10)
 	tw := textW(name, 10)
 	c.rect(cx-tw/2-9, y+7, 7, 7, attr("fill", color))
-	c.text(cx-tw/2+1, y+14, name, cls("fg"), attr("font-size", "10"))
+	c.shortText(cx-tw/2+1, y+14, name, full, cls("fg"), attr("font-size", "10"))
 }
 
 func balanceCaption(res *sim.Result, last int, noise float64) string {
@@ -123,15 +127,17 @@ func deviationFigure(res *sim.Result) Figure {
 	n := len(res.Timeline.States)
 	title := "Worst node's distance from its fair share, step by step"
 	caption := deviationCaption(res)
-	items := append(ruleSwatches(res), legendItem{"noise floor: typical deviation of random placement", func(c *canvas, x, y float64) {
-		c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "3 2"))
+	sts := styles(res)
+	hd := headingOf(res.Scenario.Title, "Worst node's deviation from its fair share, step by step", figW)
+	items := append(ruleSwatches(ruleLabels(res), sts, false, true), legendItem{text: "noise floor: typical deviation of random placement", w: lineSwatchW, draw: func(c *canvas, x, y float64) {
+		c.line(x, y-4, x+lineSwatchW, y-4, cls("noise"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "5 3"))
 	}})
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	top := headH + 6 + lh + 22
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	top := hd.h + 6 + lh + 22
 	h := top + 180 + 40
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit(res.Scenario.Title+" · worst deviation from the fair share", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+	c.heading(hd)
+	c.rowLegend(items, 8, hd.h+6, figW-16)
 	hi := 0.0
 	for r := range res.Rules {
 		for i := range n {
@@ -139,30 +145,36 @@ func deviationFigure(res *sim.Result) Figure {
 		}
 	}
 	s := niceScale(hi, 5, false, top+180, top)
-	c.yAxis(s, plotL, plotR, "worst node vs fair share (over or under)", true)
-	gw := (plotR - plotL) / float64(n)
+	ends := [][2]string{{"noise", pct(res.Balance(0, n-1).NoiseCV)}}
+	for r, rr := range res.Rules {
+		ends = append(ends, [2]string{rr.Spec.Label, pct(res.Balance(r, n-1).WorstDeviation)})
+	}
+	right := plotRight(ends...)
+	c.yAxis(s, plotL, right, "worst node vs fair share (over or under)", true)
+	gw := (right - plotL) / float64(n)
 	x := func(i int) float64 { return plotL + (float64(i)+0.5)*gw }
 	var labels []endLabel
 	noise := make([]float64, n)
 	for i := range n {
 		noise[i] = res.Balance(0, i).NoiseCV
 	}
-	c.path(polyline(x, s, noise), cls("ink"), attr("fill", "none"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "5 3"))
+	noiseLine := []string{cls("noise"), attr("fill", "none"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "5 3")}
+	c.path(polyline(x, s, noise), noiseLine...)
 	for r := range res.Rules {
 		ys := make([]float64, n)
 		for i := range n {
 			ys[i] = res.Balance(r, i).WorstDeviation
 		}
-		c.path(polyline(x, s, ys), attr("stroke", ruleColor(r)), attr("stroke-width", "2.2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
+		c.ruleLine(sts[r], polyline(x, s, ys), 2.2)
 		if gw >= 8 {
-			c.path(markers(x, s, ys), attr("stroke", ruleColor(r)), attr("stroke-width", "5.5"), attr("stroke-linecap", "round"), attr("fill", "none"))
+			c.marks(sts[r], points(x, s, ys), 3)
 		}
-		labels = append(labels, endLabel{s.y(ys[n-1]), res.Rules[r].Spec.Label + ": " + pct(ys[n-1]), ruleColor(r)})
+		labels = append(labels, endLabel{y: s.y(ys[n-1]), name: res.Rules[r].Spec.Label, value: pct(ys[n-1]), swatch: markSwatch(sts[r])})
 	}
-	labels = append(labels, endLabel{s.y(noise[n-1]), "noise: " + pct(noise[n-1]), "#8C8C8C"})
-	c.endLabels(labels, plotR+8, s.top, s.bottom, figW-plotR-12)
+	labels = append(labels, endLabel{y: s.y(noise[n-1]), name: "noise", value: pct(noise[n-1]), swatch: strokeSwatch(noiseLine...)})
+	c.endLabels(labels, right+8, s.top, s.bottom, figW-right-12)
 	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
-	return Figure{Name: name, Kind: "deviation", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "deviation", Step: -1, Title: title, Caption: caption})
 }
 
 func polyline(x func(int) float64, s scale, ys []float64) string {
@@ -186,27 +198,32 @@ func deviationCaption(res *sim.Result) string {
 	return b.String()
 }
 
-// markers is a dot at every data point (round caps of zero-length strokes).
-func markers(x func(int) float64, s scale, ys []float64) string {
-	var b strings.Builder
+// points are the data points (x(i), ys[i]) in pixels.
+func points(x func(int) float64, s scale, ys []float64) [][2]float64 {
+	pts := make([][2]float64, len(ys))
 	for i, v := range ys {
-		b.WriteString("M" + num1(x(i)) + " " + num1(s.y(v)) + "h0")
+		pts[i] = [2]float64{x(i), s.y(v)}
 	}
-	return b.String()
+	return pts
 }
 
-// balanceLegend is the balance figure's legend: the rules, the fair
-// share and the noise band.
-func balanceLegend(res *sim.Result, noise float64) []legendItem {
-	return append(ruleSwatches(res),
-		legendItem{"fair share", func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
-		legendItem{fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+// balanceLegend is the balance figure's legend: the rules (bars, or the
+// profile's lines), the fair share and the noise band.
+func balanceLegend(res *sim.Result, sts []ruleStyle, noise float64, lines bool) []legendItem {
+	return append(ruleSwatches(ruleLabels(res), sts, !lines, lines),
+		legendItem{text: "fair share", draw: func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
+		legendItem{text: fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), draw: func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+}
+
+// balanceHeading is the balance figure's heading.
+func balanceHeading(res *sim.Result, last int) heading {
+	return headingOf(res.Scenario.Title, "Keys per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW)
 }
 
 // balanceHead writes the balance figure's heading and legend.
-func balanceHead(c *canvas, res *sim.Result, last int, items []legendItem) {
-	c.text(8, 18, fit(res.Scenario.Title+" · load per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+func balanceHead(c *canvas, hd heading, items []legendItem) {
+	c.heading(hd)
+	c.rowLegend(items, 8, hd.h+6, figW-16)
 }
 
 // balanceProfile is the balance figure of a large cluster: for each rule,
@@ -223,29 +240,38 @@ func balanceProfile(res *sim.Result, live []sim.Member, last int, noise float64)
 		lo, hi = min(lo, rel[r][len(live)-1]), max(hi, rel[r][0])
 	}
 	caption := profileCaption(res, len(live), last, noise, rel)
-	items := balanceLegend(res, noise)
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	top := headH + 6 + lh + 22
+	sts := styles(res)
+	items := balanceLegend(res, sts, noise, true)
+	hd := balanceHeading(res, last)
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	top := hd.h + 6 + lh + 22
 	c := newCanvas(figW, top+200+40, figID(res, name), title, caption)
-	balanceHead(c, res, last, items)
+	balanceHead(c, hd, items)
 	s := niceRange(lo, hi, 5, top+200, top)
-	c.yAxis(s, plotL, plotR, "keys held, share of fair share", true)
-	c.rect(plotL, s.y(1+noise), plotR-plotL, s.y(1-noise)-s.y(1+noise), cls("band"))
-	c.line(plotL, s.y(1), plotR, s.y(1), cls("ink"), attr("stroke-width", "1.6"))
 	n := len(live)
-	gw := (plotR - plotL) / float64(n)
+	spreads := make([]string, len(res.Rules))
+	var ends [][2]string
+	for r, rr := range res.Rules {
+		spreads[r] = text.Fixed(0, 100*rel[r][0]) + "–" + text.Fixed(0, 100*rel[r][n-1]) + "%"
+		ends = append(ends, [2]string{rr.Spec.Label, spreads[r]})
+	}
+	right := plotRight(ends...)
+	c.yAxis(s, plotL, right, "keys held, share of fair share", true)
+	c.rect(plotL, s.y(1+noise), right-plotL, s.y(1-noise)-s.y(1+noise), cls("band"))
+	c.line(plotL, s.y(1), right, s.y(1), cls("ink"), attr("stroke-width", "1.6"))
+	gw := (right - plotL) / float64(n)
 	x := func(j int) float64 { return plotL + (float64(j)+0.5)*gw }
 	var labels []endLabel
 	for r := range res.Rules {
-		ranks, ys := profilePoints(rel[r], int(plotR-plotL))
-		c.path(polylineAt(ranks, x, s, ys), attr("stroke", ruleColor(r)), attr("stroke-width", "2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
-		spread := text.Fixed(0, 100*rel[r][0]) + "–" + text.Fixed(0, 100*rel[r][n-1]) + "%"
-		labels = append(labels, endLabel{s.y(rel[r][n-1]), fit(res.Rules[r].Spec.Label, 60, 10) + " " + spread, ruleColor(r)})
+		ranks, ys := profilePoints(rel[r], int(right-plotL))
+		c.ruleLine(sts[r], polylineAt(ranks, x, s, ys), 2)
+		c.marks(sts[r], [][2]float64{{x(0), s.y(rel[r][0])}, {x(n - 1), s.y(rel[r][n-1])}}, 3)
+		labels = append(labels, endLabel{y: s.y(rel[r][n-1]), name: res.Rules[r].Spec.Label, value: spreads[r], swatch: markSwatch(sts[r])})
 	}
-	c.endLabels(labels, plotR+8, s.top, s.bottom, figW-plotR-12)
+	c.endLabels(labels, right+8, s.top, s.bottom, figW-right-12)
 	c.text(plotL, s.bottom+14, "busiest node", cls("muted"), attr("font-size", "10"))
-	c.text(plotR, s.bottom+14, fmt.Sprintf("idlest (%s live nodes, each rule in its own order)", commas(n)), cls("muted"), attr("font-size", "10"), attr("text-anchor", "end"))
-	return Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	c.text(right, s.bottom+14, fmt.Sprintf("idlest (%s live nodes, each rule in its own order)", commas(n)), cls("muted"), attr("font-size", "10"), attr("text-anchor", "end"))
+	return c.figure(Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption})
 }
 
 // sortedShares returns the live nodes' keys under rule r at step i over

@@ -4,6 +4,7 @@
 package svg
 
 import (
+	"bytes"
 	"fmt"
 	"github.com/ringreport/ringreport/internal/workers"
 	"strconv"
@@ -26,8 +27,32 @@ type Figure struct {
 	// Caption is one or two plain-text sentences that let a newcomer read
 	// the figure.
 	Caption string
-	// SVG is the standalone document, without an XML prolog.
+	// SVG is the document as a page inlines it, without an XML prolog:
+	// its colours follow the page's prefers-color-scheme, its background
+	// is the page's, and its style sheet is the same in every figure. A
+	// file to save or paste is File's.
 	SVG []byte
+
+	id    string  // the root element's id
+	w, h  float64 // its size
+	style [2]int  // where SVG's <style> element starts and ends
+}
+
+// File returns the figure as a standalone file in theme t: an opaque
+// background, and a style sheet scoped to the figure's id, so that
+// figures of different themes can share an HTML page. A Figure this
+// package did not draw is returned as it is.
+func (f *Figure) File(t Theme) []byte {
+	if f.style[1] <= f.style[0] || f.style[1] > len(f.SVG) {
+		return f.SVG
+	}
+	var b bytes.Buffer
+	b.Grow(len(f.SVG) + 2048)
+	b.Write(f.SVG[:f.style[0]])
+	b.WriteString("<style type=\"text/css\">\n<![CDATA[\n" + styleSheet(f.id, t, true) + "\n]]>\n</style>\n")
+	b.WriteString(`<rect class="rr-bg" width="` + num(f.w) + `" height="` + num(f.h) + `"/>` + "\n")
+	b.Write(f.SVG[f.style[1]:])
+	return b.Bytes()
 }
 
 // Figures renders every figure of a replay, in report order: for each

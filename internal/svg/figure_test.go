@@ -79,11 +79,11 @@ func TestGolden(t *testing.T) {
 			}
 			for _, f := range figs {
 				checkFigure(t, f)
-				golden.Check(t, filepath.Join("testdata", "golden", s.Name, f.Name), f.SVG)
+				golden.Check(t, filepath.Join("testdata", "golden", s.Name, f.Name), f.File(Light))
 				if *dump != "" {
 					dir := filepath.Join(*dump, s.Name)
 					os.MkdirAll(dir, 0o755)
-					if err := os.WriteFile(filepath.Join(dir, f.Name), f.SVG, 0o644); err != nil {
+					if err := os.WriteFile(filepath.Join(dir, f.Name), f.File(Light), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -180,7 +180,7 @@ func TestManyNodesAndRules(t *testing.T) {
 		checkFigure(t, f)
 		if *dump != "" {
 			os.MkdirAll(filepath.Join(*dump, "many"), 0o755)
-			os.WriteFile(filepath.Join(*dump, "many", f.Name), f.SVG, 0o644)
+			os.WriteFile(filepath.Join(*dump, "many", f.Name), f.File(Light), 0o644)
 		}
 	}
 }

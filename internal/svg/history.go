@@ -9,7 +9,7 @@ import (
 
 const (
 	plotL = 60.0  // left edge of plot areas (room for tick labels)
-	plotR = 500.0 // right edge when end labels follow
+	plotR = 500.0 // right edge when end labels follow (see plotRight)
 )
 
 // historyFigure draws keys moved per step and rule next to the ideal, and
@@ -19,32 +19,40 @@ func historyFigure(res *sim.Result) Figure {
 	steps := len(res.Timeline.States) - 1
 	title := "Keys moved at every step, and in total, per rule"
 	caption := historyCaption(res)
-	items := append(ruleSwatches(res), legendItem{"ideal: fewest moves any rule could make from the same loads", func(c *canvas, x, y float64) {
+	sts := styles(res)
+	hd := headingOf(res.Scenario.Title, "Keys moved per step and in total", figW)
+	items := append(ruleSwatches(ruleLabels(res), sts, true, true), legendItem{text: "ideal: fewest moves any rule could make from the same loads", draw: func(c *canvas, x, y float64) {
 		c.rect(x, y-9, 12, 10, attr("fill", c.url("ideal")), cls("ink"), attr("stroke-width", "1"))
 	}})
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	y := headH + 6 + lh
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	y := hd.h + 6 + lh
 	h := y + 22 + 150 + 76 + 120 + 36
 	c := newCanvas(figW, h, figID(res, name), title, caption)
 	c.hatch("ideal", 4)
-	c.text(8, 18, fit(res.Scenario.Title+" · keys moved per step and in total", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
-	gw := (plotR - plotL) / float64(max(steps, 1))
+	c.hatchPatterns(sts)
+	c.heading(hd)
+	c.rowLegend(items, 8, hd.h+6, figW-16)
+	var ends [][2]string
+	for _, rr := range res.Rules {
+		ends = append(ends, [2]string{rr.Spec.Label, commas(rr.Steps[len(rr.Steps)-1].TotalMoved)})
+	}
+	right := plotRight(ends...)
+	gw := (right - plotL) / float64(max(steps, 1))
 	top := y + 22
 	bars := niceScale(maxMovedOrIdeal(res), 5, true, top+150, top)
-	c.yAxis(bars, plotL, plotR, "keys moved in the step", false)
-	historyBars(c, res, bars, gw)
+	c.yAxis(bars, plotL, right, "keys moved in the step", false)
+	historyBars(c, res, sts, bars, gw)
 	c.stepLabels(res, 1, plotL, gw, bars.bottom+13)
 	top2 := bars.bottom + 76
 	c.text(8, top2-26, "Running total since step 0", cls("fg", "b"), attr("font-size", "11"))
 	tot := niceScale(maxTotal(res), 4, true, top2+120, top2)
-	c.yAxis(tot, plotL, plotR, "keys moved so far", false)
-	historyLines(c, res, tot, gw)
+	c.yAxis(tot, plotL, right, "keys moved so far", false)
+	historyLines(c, res, sts, tot, gw, right)
 	c.stepLabels(res, 1, plotL, gw, tot.bottom+13)
-	return Figure{Name: name, Kind: "history", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "history", Step: -1, Title: title, Caption: caption})
 }
 
-func historyBars(c *canvas, res *sim.Result, s scale, gw float64) {
+func historyBars(c *canvas, res *sim.Result, sts []ruleStyle, s scale, gw float64) {
 	n := float64(len(res.Rules))
 	slot := gw * 0.84 / n
 	for i := 1; i < len(res.Timeline.States); i++ {
@@ -56,25 +64,30 @@ func historyBars(c *canvas, res *sim.Result, s scale, gw float64) {
 			c.rect(x+slot*0.05, yi, slot*0.9, s.bottom-yi, attr("fill", c.url("ideal")), cls("ink"), attr("stroke-width", ".8"),
 				attr("stroke-dasharray", "2 1.5"))
 			ym := s.y(float64(sr.Moved))
-			c.rect(x+slot*0.22, ym, slot*0.56, s.bottom-ym, attr("fill", ruleColor(r)))
+			c.bar(sts[r], x+slot*0.2, ym, slot*0.6, s.bottom-ym)
 		}
 	}
 }
 
-func historyLines(c *canvas, res *sim.Result, s scale, gw float64) {
+func historyLines(c *canvas, res *sim.Result, sts []ruleStyle, s scale, gw, right float64) {
 	var labels []endLabel
 	for r := range res.Rules {
 		var d strings.Builder
+		var pts [][2]float64
 		d.WriteString("M" + num1(plotL) + " " + num1(s.bottom))
 		for i := 1; i < len(res.Timeline.States); i++ {
-			x := plotL + (float64(i-1)+0.5)*gw
-			d.WriteString("L" + num1(x) + " " + num1(s.y(float64(res.Rules[r].Steps[i].TotalMoved))))
+			x, y := plotL+(float64(i-1)+0.5)*gw, s.y(float64(res.Rules[r].Steps[i].TotalMoved))
+			d.WriteString("L" + num1(x) + " " + num1(y))
+			pts = append(pts, [2]float64{x, y})
 		}
-		c.path(d.String(), attr("stroke", ruleColor(r)), attr("stroke-width", "2.2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
+		c.ruleLine(sts[r], d.String(), 2.2)
+		if gw >= 8 {
+			c.marks(sts[r], pts, 3)
+		}
 		last := res.Rules[r].Steps[len(res.Rules[r].Steps)-1].TotalMoved
-		labels = append(labels, endLabel{s.y(float64(last)), fmt.Sprintf("%s: %s", res.Rules[r].Spec.Label, commas(last)), ruleColor(r)})
+		labels = append(labels, endLabel{y: s.y(float64(last)), name: res.Rules[r].Spec.Label, value: commas(last), swatch: markSwatch(sts[r])})
 	}
-	c.endLabels(labels, plotR+8, s.top, s.bottom, figW-plotR-12)
+	c.endLabels(labels, right+8, s.top, s.bottom, figW-right-12)
 }
 
 func ratio(a, b int) string { return fmt.Sprintf("%.2f", float64(a)/float64(b)) }

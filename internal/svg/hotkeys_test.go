@@ -26,6 +26,6 @@ func TestGoldenHotKeys(t *testing.T) {
 			continue
 		}
 		checkFigure(t, f)
-		golden.Check(t, filepath.Join("testdata", "golden", "hot-keys", f.Name), f.SVG)
+		golden.Check(t, filepath.Join("testdata", "golden", "hot-keys", f.Name), f.File(Light))
 	}
 }

@@ -114,7 +114,7 @@ func TestBalanceProfile(t *testing.T) {
 	}
 	for r, rr := range res.Rules {
 		rel := sortedShares(res, r, 1, live)
-		want := rr.Spec.Label + " " + text.Fixed(0, 100*rel[0]) + "–" + text.Fixed(0, 100*rel[len(rel)-1]) + "%<"
+		want := rr.Spec.Label + ": " + text.Fixed(0, 100*rel[0]) + "–" + text.Fixed(0, 100*rel[len(rel)-1]) + "%<"
 		if !strings.Contains(svg, want) || rel[0] < rel[len(rel)-1] {
 			t.Errorf("profile lacks the label %q (shares %v)", want, rel)
 		}

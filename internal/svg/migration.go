@@ -15,34 +15,40 @@ func migrationFigure(res *sim.Result) Figure {
 	const name = "migrations.svg"
 	title := "Keys that change owner if the clients switch rules"
 	caption := migrationCaption(res)
+	rs := styles(res)
 	var items []legendItem
+	var sts []ruleStyle
 	for _, mr := range res.Migrations {
-		col := ruleColor(ruleIndex(res, mr.From))
-		items = append(items, legendItem{mr.From + " → " + mr.To, func(c *canvas, x, y float64) {
-			c.rect(x, y-9, 12, 10, attr("fill", col))
+		st := rs[ruleIndex(res, mr.From)]
+		sts = append(sts, st)
+		items = append(items, legendItem{text: mr.From + " → " + mr.To, draw: func(c *canvas, x, y float64) {
+			c.bar(st, x, y-9, 12, 10)
 		}})
 	}
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	top := headH + 6 + lh + 22
+	hd := headingOf(res.Scenario.Title, "Switching rules: keys whose owner differs, at every step", figW)
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	top := hd.h + 6 + lh + 22
 	h := top + 180 + 40
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit("Switching rules: keys whose owner differs, at every step", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+	c.hatchPatterns(sts)
+	c.heading(hd)
+	c.rowLegend(items, 8, hd.h+6, figW-16)
 	steps := len(res.Timeline.States)
-	gw := (plotR - plotL) / float64(steps)
+	right := figW - 12.0 // no end labels: the legend names the bars
+	gw := (right - plotL) / float64(steps)
 	s := niceScale(1, 5, false, top+180, top)
-	c.yAxis(s, plotL, plotR, "share of keys", true)
+	c.yAxis(s, plotL, right, "share of keys", true)
 	k := float64(res.Keys.Len())
 	slot := gw * 0.84 / float64(len(res.Migrations))
 	for i := range steps {
 		gx := plotL + float64(i)*gw + gw*0.08
 		for m, mr := range res.Migrations {
 			y := s.y(float64(mr.Steps[i].Differ) / k)
-			c.rect(gx+float64(m)*slot+slot*0.1, y, slot*0.8, s.bottom-y, attr("fill", ruleColor(ruleIndex(res, mr.From))))
+			c.bar(sts[m], gx+float64(m)*slot+slot*0.1, y, slot*0.8, s.bottom-y)
 		}
 	}
 	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
-	return Figure{Name: name, Kind: "migrations", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "migrations", Step: -1, Title: title, Caption: caption})
 }
 
 // ruleIndex is the position of the rule labelled label.

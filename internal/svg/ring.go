@@ -22,12 +22,13 @@ type wheelGeom struct {
 	r          float64 // radius of the ownership ring
 	legendCols int
 	legendRows int
-	ph         float64 // panel height
+	ph         float64    // panel height
+	labels     [][]string // each rule's label, wrapped to the panel
+	hd         float64    // height of a panel's label and subtitle
 }
 
 const (
-	headH   = 30.0 // figure heading
-	panelHd = 34.0 // rule label and subtitle
+	panelHd = 34.0 // a panel's one-line rule label and subtitle
 	rowH    = 15.0 // legend row
 )
 
@@ -51,7 +52,14 @@ func wheelLayout(res *sim.Result, i int) wheelGeom {
 		g.legendCols = 2
 	}
 	g.legendRows = (rows + g.legendCols - 1) / g.legendCols
-	g.ph = panelHd + 2*(g.r+30) + float64(g.legendRows+1)*rowH + 12
+	lines := 1
+	for _, rr := range res.Rules {
+		l := wrap(rr.Spec.Label, g.pw-20, 12)
+		g.labels = append(g.labels, l)
+		lines = max(lines, len(l))
+	}
+	g.hd = panelHd + float64(lines-1)*14
+	g.ph = g.hd + 2*(g.r+30) + float64(g.legendRows+1)*rowH + 12
 	return g
 }
 
@@ -63,29 +71,31 @@ func ringsFigure(res *sim.Result, i int, name string) Figure {
 	if g.cols == 1 {
 		w = g.pw
 	}
-	h := headH + float64(g.rows)*g.ph
 	title := fmt.Sprintf("Step %d (%s): who owns which part of the hash circle", i, opText(res, i))
+	hd := headingOf(res.Scenario.Title, stepOf(res, i)+" — who owns which part of the hash circle", w)
+	h := hd.h + float64(g.rows)*g.ph
 	caption := ringsCaption(res, i)
 	c := newCanvas(w, h, figID(res, name), title, caption)
 	c.hatch("failed", 3)
-	c.text(8, 18, fit(res.Scenario.Title+" · step "+strconv.Itoa(i)+" of "+strconv.Itoa(len(res.Timeline.States)-1)+": "+opText(res, i), w-16, 13),
-		cls("fg", "b"), attr("font-size", "13"))
+	c.heading(hd)
 	for r := range res.Rules {
 		x := float64(r%g.cols) * g.pw
-		y := headH + float64(r/g.cols)*g.ph
+		y := hd.h + float64(r/g.cols)*g.ph
 		c.translate(x, y, attr("id", c.ref("rule-"+idPart(res.Rules[r].Spec.Label))))
 		wheelPanel(c, res, r, i, g, st)
 		c.end()
 	}
-	return Figure{Name: name, Kind: "rings", Step: i, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "rings", Step: i, Title: title, Caption: caption})
 }
 
 func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State) {
 	rr := &res.Rules[r]
 	sr := &rr.Steps[i]
-	c.text(10, 14, fit(rr.Spec.Label, g.pw-20, 12), cls("fg", "b"), attr("font-size", "12"))
-	c.text(10, 28, fit(wheelSubtitle(res, r, i), g.pw-20, 10), cls("muted"), attr("font-size", "10"))
-	cx, cy := g.pw/2, panelHd+g.r+30
+	for j, l := range g.labels[r] {
+		c.text(10, 14+float64(j)*14, l, cls("fg", "b"), attr("font-size", "12"))
+	}
+	c.text(10, g.hd-6, fit(wheelSubtitle(res, r, i), g.pw-20, 10), cls("muted"), attr("font-size", "10"))
+	cx, cy := g.pw/2, g.hd+g.r+30
 	failed := func(id sim.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
 	nodes := len(res.Timeline.Nodes)
 	c.ring(cx, cy, g.r, 16, arcSpans(res.Arcs(r, i), nodes, 2*math.Pi*g.r), func(id sim.NodeID) []string {
@@ -183,14 +193,15 @@ func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 	x0 := (g.pw - colW*float64(g.legendCols)) / 2
 	end := []string{attr("text-anchor", "end"), cls("fg")}
 	names, suffix := shortNames(res.Timeline.Nodes)
-	nodeHead := "node"
+	nodeHead, nodeFull := "node", "node"
 	if suffix != "" {
 		nodeHead = fit("node (…"+suffix+")", colW-60, 9.5)
+		nodeFull = "node: every name ends in “" + suffix + "”"
 	}
 	for col := range g.legendCols {
 		x := x0 + float64(col)*colW
 		head := []string{attr("text-anchor", "end"), cls("muted"), attr("font-size", "9.5")}
-		c.text(x, y0, nodeHead, cls("muted"), attr("font-size", "9.5"))
+		c.shortText(x, y0, nodeHead, nodeFull, cls("muted"), attr("font-size", "9.5"))
 		c.text(x+colW-52, y0, "keys", head...)
 		c.text(x+colW-8, y0, "share", head...)
 	}
@@ -198,7 +209,7 @@ func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 	for j, m := range shown {
 		x := x0 + float64(j/g.legendRows)*colW
 		y := y0 + float64(j%g.legendRows+1)*rowH
-		name := names[m.ID]
+		name, full := names[m.ID], res.Timeline.Nodes[m.ID]
 		nameW := colW - 16 - 100
 		if m.Failed {
 			c.rect(x, y-8, 10, 10, attr("fill", c.url("failed")), cls("ink"), attr("stroke-width", ".6"))
@@ -206,10 +217,10 @@ func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 			if textW(label, 11) > nameW { // the hatched swatch still says it
 				label = fit(name, nameW, 11)
 			}
-			c.text(x+15, y, label, cls("muted"))
+			c.shortText(x+15, y, label, full+" (failed)", cls("muted"))
 		} else {
 			c.rect(x, y-8, 10, 10, attr("fill", nodeColor(m.ID)))
-			c.text(x+15, y, fit(name, nameW, 11), cls("fg"))
+			c.shortText(x+15, y, fit(name, nameW, 11), full, cls("fg"))
 		}
 		c.text(x+colW-52, y, commas(loads[m.ID]), end...)
 		c.text(x+colW-8, y, pct(float64(loads[m.ID])/k), end...)
@@ -220,6 +231,11 @@ func legend(c *canvas, res *sim.Result, r, i int, g wheelGeom, y0 float64) {
 		y := y0 + float64(j%g.legendRows+1)*rowH
 		c.text(x, y, fit("+ "+commas(more)+" more nodes", colW-8, 9.5), cls("muted"), attr("font-size", "9.5"))
 	}
+}
+
+// stepOf names step i for a subtitle: "Step 3 of 13: add f".
+func stepOf(res *sim.Result, i int) string {
+	return "Step " + strconv.Itoa(i) + " of " + strconv.Itoa(len(res.Timeline.States)-1) + ": " + opText(res, i)
 }
 
 // figID is the id prefix of one figure: unique when several figures of

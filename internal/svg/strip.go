@@ -11,8 +11,8 @@ const (
 	stripX   = 84.0 // left end of the strips; labels sit in the gutter
 	stripH   = 16.0
 	stripGap = 5.0
-	blockH   = 22 + 2*stripH + stripGap + 14
-	levels   = 4 // shades of a bin: up to ¼, ½, ¾, all of its keys moved
+	stripsH  = 2*stripH + stripGap + 14 // a block's strips and the gap after them
+	levels   = 4                        // shades of a bin: up to ¼, ½, ¾, all of its keys moved
 )
 
 // stripsFigure draws, for every rule, which keys moved at step i and why.
@@ -22,23 +22,30 @@ func stripsFigure(res *sim.Result, i int, name string) Figure {
 	if bins {
 		legendRows = 3
 	}
-	top := headH + legendRows*16 + 6
-	h := top + float64(len(res.Rules))*blockH
+	hd := headingOf(res.Scenario.Title, stepOf(res, i)+" — which keys moved to another node, and why", figW)
+	top := hd.h + legendRows*16 + 6
+	heads := make([][]headLine, len(res.Rules))
+	h := top
+	for r := range res.Rules {
+		heads[r] = stripHead(res, r, i)
+		h += float64(len(heads[r]))*14 + 8 + stripsH
+	}
 	title := fmt.Sprintf("Step %d (%s): which keys moved, and why", i, opText(res, i))
 	caption := stripsCaption(res, i, bins)
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit(res.Scenario.Title+" · step "+fmt.Sprint(i)+": "+opText(res, i)+" — keys that changed node", figW-16, 13),
-		cls("fg", "b"), attr("font-size", "13"))
-	stripLegend(c, res, bins)
+	c.heading(hd)
+	stripLegend(c, res, hd.h, bins)
+	y := top
 	for r := range res.Rules {
-		c.translate(0, top+float64(r)*blockH, attr("id", c.ref("rule-"+idPart(res.Rules[r].Spec.Label))))
-		stripBlock(c, res, r, i)
+		c.translate(0, y, attr("id", c.ref("rule-"+idPart(res.Rules[r].Spec.Label))))
+		stripBlock(c, res, r, i, heads[r])
 		c.end()
+		y += float64(len(heads[r]))*14 + 8 + stripsH
 	}
-	return Figure{Name: name, Kind: "strips", Step: i, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "strips", Step: i, Title: title, Caption: caption})
 }
 
-func stripLegend(c *canvas, res *sim.Result, bins bool) {
+func stripLegend(c *canvas, res *sim.Result, top float64, bins bool) {
 	items := []struct{ color, text string }{
 		{reasonColors[sim.ReasonGained], reasonHelp[sim.ReasonGained]},
 		{reasonColors[sim.ReasonForced], reasonHelp[sim.ReasonForced]},
@@ -47,7 +54,7 @@ func stripLegend(c *canvas, res *sim.Result, bins bool) {
 	}
 	colW := (figW - 16) / 2
 	for j, it := range items {
-		x, y := 8+float64(j%2)*colW, headH+float64(j/2)*16+4
+		x, y := 8+float64(j%2)*colW, top+float64(j/2)*16+4
 		if it.color == "" {
 			c.rect(x, y-9, 12, 11, cls("off"))
 		} else {
@@ -61,23 +68,25 @@ func stripLegend(c *canvas, res *sim.Result, bins bool) {
 		if k%n != 0 {
 			size += " or " + commas(k/n+1)
 		}
-		c.text(8, headH+2*16+4, fit(fmt.Sprintf("Each cell is a bin of %s keys: the darker, the more of them moved (¼, ½, ¾, all).",
+		c.text(8, top+2*16+4, fit(fmt.Sprintf("Each cell is a bin of %s keys: the darker, the more of them moved (¼, ½, ¾, all).",
 			size), figW-16, 10.5), cls("muted"), attr("font-size", "10.5"))
 	}
 }
 
-func stripBlock(c *canvas, res *sim.Result, r, i int) {
+// stripHead is the heading of rule r's strips at step i: the rule's
+// label, then what moved (see ruleHead).
+func stripHead(res *sim.Result, r, i int) []headLine {
 	sr := &res.Rules[r].Steps[i]
-	k := res.Keys.Len()
 	by := sr.Strip.Moved
-	label := res.Rules[r].Spec.Label
-	head := fmt.Sprintf(" — moved %s (%s): %s gained, %s forced, %s collateral",
-		commas(sr.Moved), pct(float64(sr.Moved)/float64(k)), commas(by[0]), commas(by[1]), commas(by[2]))
-	label = fit(label, 200, 12)
-	c.s.Textspan(8, 14, label, cls("fg", "b"), attr("font-size", "12"))
-	c.s.Span(fit(head, figW-16-textW(label, 12), 11), attr("font-weight", "400"), attr("font-size", "11"))
-	c.s.TextEnd()
-	y := 22.0
+	moved := fmt.Sprintf("moved %s (%s): %s gained, %s forced, %s collateral",
+		commas(sr.Moved), pct(float64(sr.Moved)/float64(res.Keys.Len())), commas(by[0]), commas(by[1]), commas(by[2]))
+	return ruleHead(res.Rules[r].Spec.Label, moved, 12, 11)
+}
+
+func stripBlock(c *canvas, res *sim.Result, r, i int, head []headLine) {
+	sr := &res.Rules[r].Steps[i]
+	c.ruleHead(head, 14, 12, 11)
+	y := float64(len(head))*14 + 8
 	for j, s := range []struct {
 		name  string
 		cells []sim.Shade

@@ -156,30 +156,47 @@ func sweepFigure(st *sweep.Result, m sweepMetric) Figure {
 	title := fmt.Sprintf("%s against %s", capitalize(m.what), param)
 	curves := st.Curves(m.name)
 	caption := sweepCaption(st, m, curves)
-	items := sweepLegend(st, curves)
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	top := headH + 6 + lh + 24
+	sts := ruleStyles(st.Rules)
+	items := sweepLegend(st, sts, curves)
+	hd := headingOf(st.Base.Title, capitalize(m.what)+" against "+param, figW)
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	top := hd.h + 6 + lh + 24
 	const plotH = 230.0
 	h := top + plotH + 48
 	c := newCanvas(figW, h, "rr-"+idPart(st.Base.Name)+"-"+idPart(trimExt(m.file)), title, caption)
-	c.text(8, 18, fit(capitalize(m.what)+" against "+param, figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+	c.heading(hd)
+	c.rowLegend(items, 8, hd.h+6, figW-16)
 	lo, hi := sweepRange(st, m, curves)
 	ym := newYMap(lo*0.85, hi, top, top+plotH)
-	sweepYAxis(c, ym, m)
-	ax := xAxis{lo: pl.Values[0], hi: pl.Values[len(pl.Values)-1], left: plotL + 14, w: plotR - plotL - 28, log: pl.LogScale(), values: pl.Values}
-	sweepXAxis(c, ax, ym.bot, param)
+	var ends [][2]string
+	for r := range st.Rules {
+		ends = append(ends, [2]string{st.Rules[r].Label, valueText(st.Band(m.name, len(pl.Values)-1, m.step, r).Mean, m.percent)})
+	}
+	for _, cv := range curves {
+		last := math.NaN()
+		for _, v := range cv.Y {
+			if !math.IsNaN(v) {
+				last = v
+			}
+		}
+		name, value := curveLabel(cv, last, m.percent)
+		ends = append(ends, [2]string{name, value})
+	}
+	right := plotRight(ends...)
+	sweepYAxis(c, ym, m, right)
+	ax := xAxis{lo: pl.Values[0], hi: pl.Values[len(pl.Values)-1], left: plotL + 14, w: right - plotL - 28, log: pl.LogScale(), values: pl.Values}
+	sweepXAxis(c, ax, ym.bot, param, right)
 	var labels []endLabel
 	for r := range st.Rules {
-		labels = append(labels, sweepRule(c, st, m, r, ax, ym))
+		labels = append(labels, sweepRule(c, st, sts[r], m, r, ax, ym))
 	}
 	for _, cv := range curves {
 		if l, ok := theoryLine(c, cv, ax, ym, m.percent); ok {
 			labels = append(labels, l)
 		}
 	}
-	c.endLabels(labels, plotR+8, ym.top, ym.bot, figW-plotR-12)
-	return Figure{Name: m.file, Kind: "sweep", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	c.endLabels(labels, right+8, ym.top, ym.bot, figW-right-12)
+	return c.figure(Figure{Name: m.file, Kind: "sweep", Step: -1, Title: title, Caption: caption})
 }
 
 func capitalize(s string) string {
@@ -219,13 +236,13 @@ func sweepRange(st *sweep.Result, m sweepMetric, curves []sweep.Curve) (lo, hi f
 	return lo, hi
 }
 
-func sweepYAxis(c *canvas, ym yMap, m sweepMetric) {
+func sweepYAxis(c *canvas, ym yMap, m sweepMetric, right float64) {
 	for _, v := range ym.ticks() {
 		y := ym.y(v)
-		c.line(plotL, y, plotR, y, cls("grid"), attr("stroke-width", "1"))
+		c.line(plotL, y, right, y, cls("grid"), attr("stroke-width", "1"))
 		c.text(plotL-5, y+3.5, ym.label(v, m.percent), cls("muted"), attr("text-anchor", "end"), attr("font-size", "10"))
 	}
-	c.line(plotL, ym.bot, plotR, ym.bot, cls("axis"), attr("stroke-width", "1"))
+	c.line(plotL, ym.bot, right, ym.bot, cls("axis"), attr("stroke-width", "1"))
 	unit := m.name
 	if ym.log {
 		unit += " (log scale)"
@@ -233,7 +250,7 @@ func sweepYAxis(c *canvas, ym yMap, m sweepMetric) {
 	c.text(plotL-5, ym.top-10, unit, cls("muted"), attr("font-size", "10"), attr("text-anchor", "start"))
 }
 
-func sweepXAxis(c *canvas, ax xAxis, y float64, param string) {
+func sweepXAxis(c *canvas, ax xAxis, y float64, param string, right float64) {
 	lastX := math.Inf(-1)
 	for k, v := range ax.values {
 		x := ax.x(v)
@@ -250,12 +267,12 @@ func sweepXAxis(c *canvas, ax xAxis, y float64, param string) {
 	if ax.log {
 		scaleText = "log scale"
 	}
-	c.text((plotL+plotR)/2, y+33, param+" ("+scaleText+")", cls("muted"), attr("text-anchor", "middle"), attr("font-size", "10.5"))
+	c.text((plotL+right)/2, y+33, param+" ("+scaleText+")", cls("muted"), attr("text-anchor", "middle"), attr("font-size", "10.5"))
 }
 
 // sweepRule draws rule r's band and mean line and returns its end label.
-func sweepRule(c *canvas, st *sweep.Result, m sweepMetric, r int, ax xAxis, ym yMap) endLabel {
-	col := ruleColor(r)
+func sweepRule(c *canvas, st *sweep.Result, rs ruleStyle, m sweepMetric, r int, ax xAxis, ym yMap) endLabel {
+	col := rs.color
 	n := len(ax.values)
 	means, mins, maxs := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range n {
@@ -274,16 +291,17 @@ func sweepRule(c *canvas, st *sweep.Result, m sweepMetric, r int, ax xAxis, ym y
 		b.WriteString("Z")
 		c.path(b.String(), attr("fill", col), attr("fill-opacity", ".22"), attr("stroke", "none"))
 	}
-	var line, dots strings.Builder
+	var line strings.Builder
+	var pts [][2]float64
 	for i := range n {
 		x, y := ax.x(ax.values[i]), ym.y(means[i])
 		line.WriteString(pathCmd(i == 0, x, y))
-		dots.WriteString("M" + num1(x) + " " + num1(y) + "h0")
+		pts = append(pts, [2]float64{x, y})
 	}
-	c.path(line.String(), attr("stroke", col), attr("stroke-width", "2.2"), attr("fill", "none"), attr("stroke-linejoin", "round"))
-	c.path(dots.String(), attr("stroke", col), attr("stroke-width", "5.5"), attr("stroke-linecap", "round"), attr("fill", "none"))
+	c.ruleLine(rs, line.String(), 2.2)
+	c.marks(rs, pts, 3)
 	c.end()
-	return endLabel{ym.y(means[n-1]), st.Rules[r].Label + ": " + valueText(means[n-1], m.percent), col}
+	return endLabel{y: ym.y(means[n-1]), name: st.Rules[r].Label, value: valueText(means[n-1], m.percent), swatch: markSwatch(rs)}
 }
 
 func pathCmd(first bool, x, y float64) string {
@@ -315,23 +333,24 @@ func theoryLine(c *canvas, cv sweep.Curve, ax xAxis, ym yMap, percent bool) (end
 	if b.Len() == 0 {
 		return endLabel{}, false
 	}
-	style := []string{cls("ink"), attr("fill", "none"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "6 3")}
-	name := "theory"
+	style := theoryStyle
 	if cv.Noise {
-		style = []string{attr("stroke", "#8C8C8C"), attr("fill", "none"), attr("stroke-width", "1.8"), attr("stroke-dasharray", "2 3")}
-		name = "noise floor"
-	} else if len(cv.Rules) > 0 {
-		name = theoryShort(cv)
+		style = noiseStyle
 	}
+	name, value := curveLabel(cv, last, percent)
 	c.path(b.String(), style...)
-	color := "#1a1a1a"
-	if cv.Noise {
-		color = "#8C8C8C"
+	return endLabel{y: ym.y(last), name: name, value: value, swatch: strokeSwatch(style...)}, true
+}
+
+// curveLabel is a theory curve's end label, for its last value.
+func curveLabel(cv sweep.Curve, last float64, percent bool) (name, value string) {
+	switch {
+	case cv.Noise:
+		return "noise floor", valueText(last, percent)
+	case len(cv.Rules) > 0:
+		return theoryShort(cv), ""
 	}
-	if cv.Noise {
-		name += ": " + valueText(last, percent)
-	}
-	return endLabel{ym.y(last), name, color}, true
+	return "theory", ""
 }
 
 // theoryShort names a theory curve in an end label.
@@ -345,16 +364,22 @@ func theoryShort(cv sweep.Curve) string {
 	return strings.Join(cv.Rules, ", ") + " theory"
 }
 
-func sweepLegend(st *sweep.Result, curves []sweep.Curve) []legendItem {
+// The theory and noise floor lines of sweeps.
+var (
+	theoryStyle = []string{cls("ink"), attr("fill", "none"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "6 3")}
+	noiseStyle  = []string{cls("noise"), attr("fill", "none"), attr("stroke-width", "1.8"), attr("stroke-dasharray", "2 3")}
+)
+
+func sweepLegend(st *sweep.Result, sts []ruleStyle, curves []sweep.Curve) []legendItem {
 	var items []legendItem
 	banded := st.Plan.SeedCount() > 1
 	for r := range st.Rules {
-		col := ruleColor(r)
-		items = append(items, legendItem{st.Rules[r].Label, func(c *canvas, x, y float64) {
+		rs := sts[r]
+		items = append(items, legendItem{text: st.Rules[r].Label, w: lineSwatchW, draw: func(c *canvas, x, y float64) {
 			if banded {
-				c.rect(x, y-9, 12, 10, attr("fill", col), attr("fill-opacity", ".22"))
+				c.rect(x, y-9, lineSwatchW, 10, attr("fill", rs.color), attr("fill-opacity", ".22"))
 			}
-			c.line(x, y-4, x+12, y-4, attr("stroke", col), attr("stroke-width", "2.2"))
+			c.lineSwatch(rs, x, y-4, lineSwatchW)
 		}})
 	}
 	for _, cv := range curves {
@@ -362,16 +387,14 @@ func sweepLegend(st *sweep.Result, curves []sweep.Curve) []legendItem {
 		if cv.Name == "modulo theory" {
 			text = "theory for modulo: n/(n+1)"
 		}
-		draw := func(c *canvas, x, y float64) {
-			c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "4 2"))
-		}
+		style := theoryStyle
 		if cv.Noise {
 			text = "noise floor " + cv.Formula + ": random placement's cv"
-			draw = func(c *canvas, x, y float64) {
-				c.line(x, y-4, x+12, y-4, attr("stroke", "#8C8C8C"), attr("stroke-width", "1.8"), attr("stroke-dasharray", "2 2"))
-			}
+			style = noiseStyle
 		}
-		items = append(items, legendItem{text, draw})
+		items = append(items, legendItem{text: text, w: lineSwatchW, draw: func(c *canvas, x, y float64) {
+			c.line(x, y-4, x+lineSwatchW, y-4, style...)
+		}})
 	}
 	return items
 }

@@ -34,9 +34,9 @@ func TestSweepGolden(t *testing.T) {
 	}
 	for _, f := range figs {
 		checkFigure(t, f)
-		golden.Check(t, filepath.Join("testdata", "golden", "sweep", f.Name), f.SVG)
+		golden.Check(t, filepath.Join("testdata", "golden", "sweep", f.Name), f.File(Light))
 		if *dump != "" {
-			if err := os.WriteFile(filepath.Join(*dump, f.Name), f.SVG, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(*dump, f.Name), f.File(Light), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

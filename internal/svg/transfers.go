@@ -6,13 +6,6 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
-// Transfer colours: Okabe–Ito blue for keys received, vermillion for keys
-// sent; the direction is also the bar's side of the zero line.
-const (
-	inColor  = "#0072B2"
-	outColor = "#D55E00"
-)
-
 // transferPanelH is the height of one rule's panel: half above the zero
 // line (received), half below (sent).
 const transferPanelH = 96.0
@@ -55,34 +48,41 @@ func transfersFigure(res *sim.Result) Figure {
 		}
 	}
 	items := []legendItem{
-		{"received: keys that came to the node (bar up)", func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, attr("fill", inColor)) }},
-		{"sent: keys that left it (bar down)", func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, attr("fill", outColor)) }},
+		{text: "received: keys that came to the node (bar up)", draw: func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, attr("fill", inColor)) }},
+		{text: "sent: keys that left it (bar down)", draw: func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, attr("fill", outColor)) }},
 	}
-	_, _, _, lh := legendLayout(items, 8, headH+6, figW-16)
-	top := headH + 6 + lh + 6
+	hd := headingOf(res.Scenario.Title, "Keys each node received and sent over the whole run", figW)
+	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
+	top := hd.h + 6 + lh + 6
 	nodes, _ := shortNames(res.Timeline.Nodes)
 	gw := (figW - 12 - plotL) / float64(max(len(nodes), 1))
 	slant := false
 	for _, name := range nodes {
 		slant = slant || textW(name, 10) > gw-14
 	}
-	panel := transferHead + transferPanelH + 2*transferPad + 10
-	h := top + float64(len(res.Rules))*panel + 30
+	heads := make([][]headLine, len(res.Rules))
+	panels := top
+	for r, rr := range res.Rules {
+		heads[r] = ruleHead(rr.Spec.Label, commas(rr.Steps[len(rr.Steps)-1].TotalMoved)+" keys moved in all", 11.5, 11.5)
+		panels += transferPanelHeight(heads[r])
+	}
+	h := panels + 30
 	if slant {
 		h += 60
 	}
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.text(8, 18, fit(res.Scenario.Title+" · keys in and out per node", figW-16, 13), cls("fg", "b"), attr("font-size", "13"))
-	c.rowLegend(items, 8, headH+6, figW-16)
+	c.heading(hd)
+	c.rowLegend(items, 8, hd.h+6, figW-16)
 	half := transferPanelH / 2
 	s := niceScale(float64(hi), 2, true, half, 0)
-	for r, rr := range res.Rules {
-		y0 := top + float64(r)*panel
-		total := rr.Steps[len(rr.Steps)-1].TotalMoved
-		c.text(8, y0+16, fit(rr.Spec.Label+" — "+commas(total)+" keys moved in all", figW-16, 11.5), cls("fg", "b"), attr("font-size", "11.5"))
-		transferPanel(c, res, in[r], out[r], s, y0+transferHead+transferPad, gw)
+	y0 := top
+	for r := range res.Rules {
+		c.ruleHead(heads[r], y0+16, 11.5, 11.5)
+		extra := float64(len(heads[r])-1) * headStep
+		transferPanel(c, res, in[r], out[r], s, y0+extra+transferHead+transferPad, gw)
+		y0 += transferPanelHeight(heads[r])
 	}
-	bottom := top + float64(len(res.Rules))*panel - 10
+	bottom := panels - 10
 	// Slanted names need about 12 px each; when the columns are narrower,
 	// every k-th node is named and the rest keep their colour swatch.
 	every := 1
@@ -92,12 +92,17 @@ func transfersFigure(res *sim.Result) Figure {
 	for id, name := range nodes {
 		cx := plotL + (float64(id)+0.5)*gw
 		if id%every == 0 {
-			nodeLabel(c, name, nodeColor(sim.NodeID(id)), cx, bottom, gw, slant)
+			nodeLabel(c, name, res.Timeline.Nodes[id], nodeColor(sim.NodeID(id)), cx, bottom, gw, slant)
 		} else {
 			c.rect(cx-3.5, bottom+5, 7, 7, attr("fill", nodeColor(sim.NodeID(id))))
 		}
 	}
-	return Figure{Name: name, Kind: "transfers", Step: -1, Title: title, Caption: caption, SVG: c.bytes()}
+	return c.figure(Figure{Name: name, Kind: "transfers", Step: -1, Title: title, Caption: caption})
+}
+
+// transferPanelHeight is the height of a rule's panel under heading head.
+func transferPanelHeight(head []headLine) float64 {
+	return transferHead + float64(len(head)-1)*headStep + transferPanelH + 2*transferPad + 10
 }
 
 // transferPanel draws one rule's bars with the zero line at y0+half and

@@ -16,37 +16,45 @@ import (
 // every attribute value through attr (escaped), and the document is
 // rendered into a buffer so that no write can fail half way.
 type canvas struct {
-	buf bytes.Buffer
-	s   *fsvg.SVG
-	id  string // prefix of every id, unique per figure
+	buf   bytes.Buffer
+	s     *fsvg.SVG
+	id    string // the root element's id and prefix of every other id, unique per figure
+	w, h  float64
+	style [2]int // where the <style> element starts and ends in buf
 }
 
 const fontStack = `system-ui, -apple-system, "Segoe UI", Helvetica, Arial, "Liberation Sans", sans-serif`
 
-// newCanvas starts a w×h document with its title, description and theme.
+// newCanvas starts a w×h document with its title, description and the
+// page's style sheet (see Figure.File for the files' ones).
 func newCanvas(w, h float64, idPrefix, title, desc string) *canvas {
-	c := &canvas{id: idPrefix}
+	c := &canvas{id: idPrefix, w: w, h: h}
 	c.s = fsvg.New(&c.buf)
 	c.s.Decimals = 1
 	c.s.Start(round1(w), round1(h),
 		attr("viewBox", "0 0 "+num(w)+" "+num(h)),
+		attr("id", idPrefix),
 		attr("role", "img"),
 		attr("font-family", fontStack),
 		attr("font-size", "11"))
 	c.s.Title(title)
 	c.s.Desc(desc)
-	c.s.Style("text/css", themeCSS)
+	c.style[0] = c.buf.Len()
+	c.s.Style("text/css", styleSheet(idPrefix, Auto, false))
+	c.style[1] = c.buf.Len()
 	return c
 }
 
-// bytes ends the document and returns it without svgo's XML prolog.
-func (c *canvas) bytes() []byte {
+// figure ends the document and returns f with it, without svgo's XML
+// prolog.
+func (c *canvas) figure(f Figure) Figure {
 	c.s.End()
 	b := c.buf.Bytes()
-	if i := bytes.Index(b, []byte("<svg")); i > 0 {
-		b = b[i:]
-	}
-	return bytes.Clone(b)
+	i := max(bytes.Index(b, []byte("<svg")), 0)
+	f.SVG = bytes.Clone(b[i:])
+	f.id, f.w, f.h = c.id, c.w, c.h
+	f.style = [2]int{c.style[0] - i, c.style[1] - i}
+	return f
 }
 
 // attr returns name="value" with value escaped for an XML attribute.
@@ -201,10 +209,13 @@ func idPart(s string) string {
 }
 
 // charW is the assumed average advance of a character at font size 1;
-// generous so that truncated labels never collide.
+// generous so that labels never collide.
 const charW = 0.6
 
 // fit truncates s with "…" so that it is at most width wide at size px.
+// Of what a scenario names, only node names are shortened, and shortText
+// gives them their full name as a tooltip; titles, rule labels and
+// legends wrap instead (wrap). The figure's own fixed texts fit anyway.
 func fit(s string, width, size float64) string {
 	max := int(width / (charW * size))
 	r := []rune(s)
@@ -219,6 +230,112 @@ func fit(s string, width, size float64) string {
 
 // textW estimates the width of s at size px.
 func textW(s string, size float64) float64 { return float64(len([]rune(s))) * charW * size }
+
+// wrap breaks s into lines at most width wide at size px: at spaces, and
+// inside a word only where the word alone is wider than the line. It
+// drops nothing but runs of white space, which become line breaks or
+// single spaces.
+func wrap(s string, width, size float64) []string {
+	max := max(int(width/(charW*size)), 1)
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case len([]rune(line))+1+len([]rune(word)) <= max:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		for r := []rune(line); len(r) > max; r = []rune(line) {
+			lines = append(lines, string(r[:max]))
+			line = string(r[max:])
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// fitLines returns the largest size from size down to least, in half
+// pixels, at which s wraps into at most n lines, and its lines; at least
+// it takes as many lines as it needs.
+func fitLines(s string, width, size, least float64, n int) (float64, []string) {
+	for ; size > least; size -= 0.5 {
+		if lines := wrap(s, width, size); len(lines) <= n {
+			return size, lines
+		}
+	}
+	return least, wrap(s, width, least)
+}
+
+// heading is a figure's title block: the scenario's title in bold, then
+// the subtitle, what the figure shows and at which step, each wrapped to
+// the figure's width and shrunk a little to keep to two lines; nothing is
+// ever cut. h is its height: the figure's content starts there.
+type heading struct {
+	title, sub   []string
+	tSize, sSize float64
+	h            float64
+}
+
+const (
+	titleSize = 13.0
+	subSize   = 11.5
+)
+
+func headingOf(title, sub string, width float64) heading {
+	var hd heading
+	hd.tSize, hd.title = fitLines(title, width-16, titleSize, 11, 2)
+	hd.sSize, hd.sub = fitLines(sub, width-16, subSize, 10, 2)
+	y := hd.baselines()
+	hd.h = math.Ceil(y[len(y)-1] + 10)
+	return hd
+}
+
+// baselines returns the y of every line, titles first.
+func (hd heading) baselines() []float64 {
+	var ys []float64
+	y := 4 + hd.tSize
+	for range hd.title {
+		ys = append(ys, y)
+		y += hd.tSize * 1.25
+	}
+	y += hd.sSize*1.35 - hd.tSize*1.25
+	for range hd.sub {
+		ys = append(ys, y)
+		y += hd.sSize * 1.25
+	}
+	return ys
+}
+
+// heading draws hd at the top left.
+func (c *canvas) heading(hd heading) {
+	ys := hd.baselines()
+	for j, l := range hd.title {
+		c.text(8, ys[j], l, cls("fg", "b", "title"), attr("font-size", num(hd.tSize)))
+	}
+	for j, l := range hd.sub {
+		c.text(8, ys[len(hd.title)+j], l, cls("fg", "sub"), attr("font-size", num(hd.sSize)))
+	}
+}
+
+// shortText writes a label that may be shortened (a node name, or an
+// operation on one), with the full text as its tooltip when it is.
+func (c *canvas) shortText(x, y float64, short, full string, attrs ...string) {
+	if short == full {
+		c.text(x, y, short, attrs...)
+		return
+	}
+	c.s.Textspan(round1(x), round1(y), short, attrs...)
+	c.buf.WriteString("<title>")
+	xml.EscapeText(&c.buf, []byte(full))
+	c.buf.WriteString("</title>")
+	c.s.TextEnd()
+}
 
 // Numbers read the same in figures and in the report (internal/text).
 var (

@@ -1,0 +1,94 @@
+package svg
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/conformance/lab"
+)
+
+// TestPNG: rsvg-convert (Debian's librsvg2-bin), the converter the README
+// documents for tools that want PNG, turns every figure of an example
+// scenario into a PNG of twice the figure's size without a warning, on
+// the theme's opaque background and with the heading's text drawn. No
+// kept pure-Go library draws these figures' text (see the README).
+func TestPNG(t *testing.T) {
+	bin := lab.Need(t, "rsvg-convert", "librsvg2-bin")
+	s, _ := exampleScenario(t, filepath.Join("..", "..", "scenarios", "ring.yaml"))
+	dir := t.TempDir()
+	for _, f := range replay(t, s) {
+		themes := []Theme{Light}
+		if f.Kind == "history" {
+			themes = append(themes, Dark)
+		}
+		for _, th := range themes {
+			in := filepath.Join(dir, th.String()+"-"+f.Name)
+			out := in + ".png"
+			if err := os.WriteFile(in, f.File(th), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			msg, err := exec.Command(bin, "-z", "2", "-o", out, in).CombinedOutput()
+			if err != nil || len(bytes.TrimSpace(msg)) > 0 {
+				t.Errorf("rsvg-convert %s (%s): %v: %s", f.Name, th, err, msg)
+				continue
+			}
+			checkPNG(t, out, f, th)
+		}
+	}
+}
+
+// checkPNG checks a PNG of f at zoom 2: its size, its background, and
+// text in the heading: the title's first line is written in the theme's
+// text colour, so that band holds many pixels near it.
+func checkPNG(t *testing.T, file string, f Figure, th Theme) {
+	t.Helper()
+	r, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	img, err := png.Decode(r)
+	if err != nil {
+		t.Errorf("%s: %v", file, err)
+		return
+	}
+	b := img.Bounds()
+	if b.Dx() != int(2*f.w+0.5) || b.Dy() != int(2*f.h+0.5) {
+		t.Errorf("%s (%s): %d×%d px, want %.0f×%.0f", f.Name, th, b.Dx(), b.Dy(), 2*f.w, 2*f.h)
+	}
+	k := lightInk
+	if th == Dark {
+		k = darkInk
+	}
+	near := func(x, y int, c [3]uint8, tol int) bool {
+		r, g, bl, a := img.At(x, y).RGBA()
+		d := func(v uint32, w uint8) int { return abs(int(v>>8) - int(w)) }
+		return a>>8 == 255 && d(r, c[0]) <= tol && d(g, c[1]) <= tol && d(bl, c[2]) <= tol
+	}
+	if bg := parseHex(k.bg); !near(b.Max.X-1, b.Max.Y-1, bg, 2) || !near(0, 0, bg, 2) {
+		t.Errorf("%s (%s): corners are %v, want the background %s", f.Name, th, img.At(0, 0), k.bg)
+	}
+	ink := 0
+	fg := parseHex(k.fg)
+	for y := 2 * 4; y < 2*20; y++ { // the title's first line
+		for x := 2 * 8; x < min(b.Max.X, 2*200); x++ {
+			if near(x, y, fg, 40) {
+				ink++
+			}
+		}
+	}
+	if ink < 300 {
+		t.Errorf("%s (%s): %d pixels of text colour in the title, want text", f.Name, th, ink)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
