@@ -22,7 +22,9 @@ var CSVHeader = []string{
 
 // CSV renders steps.csv: the header, then one row per (step, rule), steps
 // outermost and rules in scenario order. Floats have FloatDecimals
-// decimals; recurs is empty when the placement is new. The header is the
+// decimals; recurs is empty when the placement is new. Rule labels go
+// through CSVCell, so that a spreadsheet shows them rather than running
+// them; data.json keeps them exactly. The header is the
 // same for every scenario: the request columns are empty when the keys
 // carry no request counts.
 func CSV(res *sim.Result) ([]byte, error) {
@@ -68,7 +70,7 @@ func csvRow(row []string, res *sim.Result, r, i int) []string {
 		reqs = [3]string{strconv.FormatInt(sr.MovedRequests, 10), f(rb.PeakToMean), f(rb.WorstDeviation)}
 	}
 	return append(row[:0],
-		d(i), res.Timeline.States[i].Op.String(), res.Rules[r].Spec.Label,
+		d(i), res.Timeline.States[i].Op.String(), CSVCell(res.Rules[r].Spec.Label),
 		d(sr.Moved), f(ratio(sr.Moved, res.Keys.Len())), d(sr.Needed), d(sr.Collateral()), d(sr.Ideal),
 		f(b.PeakToMean), f(b.WorstDeviation), f(b.CV), f(b.NoiseCV), d(sr.TotalMoved),
 		fingerprint(sr.Fingerprint), recurs, d(sr.ReplicaMoved), d(sr.Copies), d(sr.UnderReplicated),
