@@ -175,6 +175,9 @@ func (p *parser) keysFile(n *yaml.Node, weighted bool) ([]string, []uint32) {
 		p.errorf(n, "keys file size: %q is larger than the limit of %s; raise it with -max-keys-file-size", rel, Bytes(p.lim.KeysFileBytes))
 		return nil, nil
 	}
+	// Excel and Notepad start a UTF-8 file with a byte order mark, which
+	// is no part of the first key (or of a key,weight header).
+	data = bytes.TrimPrefix(data, utf8BOM)
 	keys := splitKeys(data, p.lim.Keys)
 	switch {
 	case len(keys) == 0:
@@ -215,6 +218,9 @@ func (p *parser) checkPath(n *yaml.Node, rel string) (string, bool) {
 	p.errorf(n, "keys file %q %s", clip(rel), why)
 	return "", false
 }
+
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // isDrive reports a Windows drive prefix such as "C:".
 func isDrive(rel string) bool {

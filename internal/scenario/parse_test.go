@@ -249,3 +249,20 @@ func TestParseValidFile(t *testing.T) {
 		t.Errorf("Parse:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestParseKeysFileBOM: a keys file that starts with a UTF-8 byte order
+// mark, as Excel and Notepad write one, reads as if it had none, both one
+// key per line and as key,weight lines under a header.
+func TestParseKeysFileBOM(t *testing.T) {
+	files := map[string]string{"keys.txt": "\ufeffuser:1\nuser:2\n", "keys.csv": "\ufeffKey,Weight\r\nuser:1,5\r\nuser:2,7\r\n"}
+	opts := Options{ReadFile: func(rel string) ([]byte, error) { return []byte(files[rel]), nil }}
+	for _, file := range []string{"keys.txt", "keys.csv"} {
+		s, err := Parse("bom.yaml", []byte("title: T\nkeys: {file: "+file+"}\nnodes: [a]\n"), opts)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if want := []string{"user:1", "user:2"}; !reflect.DeepEqual(s.Keys.List, want) {
+			t.Errorf("%s: keys %q, want %q", file, s.Keys.List, want)
+		}
+	}
+}
