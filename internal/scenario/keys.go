@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -54,6 +55,9 @@ func (p *parser) keys(n *yaml.Node) sim.KeySpec {
 		default:
 			p.unknownKey(f.key, "keys: ", keyMapKeys)
 		}
+	}
+	if ks.Zipf > 0 && ks.Count > 0 {
+		p.checkZipf(ks, at)
 	}
 	if p.keysCombine(n, &at) && at.file != nil {
 		ks.List, ks.Weights = p.keysFile(at.file, at.weightedFile())
@@ -110,6 +114,25 @@ func (p *parser) zipf(n *yaml.Node) float64 {
 		return 0
 	}
 	return s
+}
+
+// checkZipf refuses Zipf keys whose request counts would all round to 0,
+// as a keys file whose weights are all 0 is refused: there would be no
+// requests to report on.
+func (p *parser) checkZipf(ks sim.KeySpec, at keyFields) {
+	zero, h := sim.ZipfAllZero(ks.Count, ks.Zipf, ks.Requests)
+	if !zero {
+		return
+	}
+	where, total := at.zipf, ks.Requests
+	if at.requests != nil {
+		where = at.requests
+	}
+	if total == 0 {
+		total = sim.DefaultZipfRequests
+	}
+	p.errorf(where, "keys: zipf %s spreads %s over %s keys so thinly that every key gets 0; give at least %s requests, or a larger exponent",
+		strconv.FormatFloat(ks.Zipf, 'g', -1, 64), text.Plural(int(total), "request", "requests"), text.Count(ks.Count), text.Count(int(math.Ceil(h/2))))
 }
 
 // requests validates the total request count of Zipf keys.
