@@ -119,7 +119,8 @@ func (p *parser) checkExpect(s *sim.Scenario, xs []expectation) {
 		ok := true
 		if x.rule != nil {
 			var label string
-			if label, ok = p.str(x.rule, ctx+"rule"); ok && !slices.Contains(labels, label) {
+			label, ok = p.str(x.rule, ctx+"rule")
+			if label = nfc(label); ok && !slices.Contains(labels, label) {
 				p.errorf(x.rule, "%sno rule is labelled %q; labels: %s", ctx, label, strings.Join(labels, ", "))
 				ok = false
 			}

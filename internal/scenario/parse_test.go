@@ -266,3 +266,24 @@ func TestParseKeysFileBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNamesNormalised: names are read in Unicode normalization form
+// C, so a node, label or zone typed with a combining accent is the same as
+// one typed precomposed, wherever it is named again (a step, expect:,
+// compare:).
+func TestParseNamesNormalised(t *testing.T) {
+	const src = "title: T\nkeys: 10\nnodes: [{name: \"e\\u0301\", zone: \"zo\\u0301ne\"}, b]\n" +
+		"rules: [{rule: ring, label: \"a\\u0301\"}, {rule: modulo, label: m}]\n" +
+		"steps: [{weight: {\"\\u00e9\": 2}}, {remove: {zone: \"z\\u00f3ne\"}}]\n" +
+		"expect: [{rule: \"\\u00e1\", moved: \">= 0\"}]\ncompare: [{from: \"\\u00e1\", to: m}]\n"
+	s, err := Parse("nfc.yaml", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Nodes[0].Name != "\u00e9" || s.Nodes[0].Labels.Zone != "z\u00f3ne" || s.Rules[0].Label != "\u00e1" {
+		t.Errorf("names not in NFC: %q %q %q", s.Nodes[0].Name, s.Nodes[0].Labels.Zone, s.Rules[0].Label)
+	}
+	if s.Steps[0].Nodes[0].Name != "\u00e9" || len(s.Expect) != 1 || s.Expect[0].Rule != "\u00e1" || s.Migrations[0].From != "\u00e1" {
+		t.Errorf("a name given again does not match: %+v %+v %+v", s.Steps[0], s.Expect, s.Migrations)
+	}
+}
