@@ -4,7 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/ringreport/ringreport/internal/text"
 )
 
 // Error is one problem in a scenario file, at a 1-based line and column
@@ -21,12 +25,33 @@ type Error struct {
 }
 
 // Error formats e as "file:line:col: message", or "file: message" when e
-// has no position.
+// has no position. The file name prints as it is when it is plain, and
+// quoted otherwise (see FileName).
 func (e *Error) Error() string {
 	if e.Line <= 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+		return fmt.Sprintf("%s: %s", FileName(e.File), e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", FileName(e.File), e.Line, e.Col, e.Msg)
+}
+
+// FileName returns a file name as a message prints it: as it is when it
+// holds only printable characters, and otherwise quoted in Go syntax with
+// control characters, invisible and bidirectional characters, line
+// separators and invalid UTF-8 escaped, so that a name can neither start
+// a line of its own (forging a CI annotation such as "::error ...::") nor
+// send a terminal escape sequence. A name with a quote, a backslash or a
+// space at either end is quoted too, and the empty name is "". It is the
+// rule of the command's text.Path, for the parser's messages.
+func FileName(name string) string {
+	if name == "" || name != strings.TrimSpace(name) || !utf8.ValidString(name) {
+		return strconv.Quote(name)
+	}
+	for _, r := range name {
+		if r == '"' || r == '\\' || !strconv.IsPrint(r) || text.Invisible(r) {
+			return quoteVisible(name)
+		}
+	}
+	return name
 }
 
 // ErrorList is every problem Parse found in one file, sorted by position.

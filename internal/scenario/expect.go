@@ -47,7 +47,7 @@ func (p *parser) expectList(n *yaml.Node) []expectation {
 }
 
 func (p *parser) expectEntry(e *yaml.Node, ctx string) (expectation, bool) {
-	x := expectation{Expectation: sim.Expectation{Step: -1, Where: fmt.Sprintf("%s:%d:%d", p.file, e.Line, e.Column)}}
+	x := expectation{Expectation: sim.Expectation{Step: -1, Where: fmt.Sprintf("%s:%d:%d", FileName(p.file), e.Line, e.Column)}}
 	fs, ok := p.fields(e, strings.TrimSuffix(ctx, ": "), `a mapping such as {step: 1, rule: ring, moved_fraction: "<= 0.2"}`)
 	if !ok {
 		return x, false
