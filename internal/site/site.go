@@ -109,15 +109,15 @@ func ParseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 			continue
 		}
 		s.Name = Name(in.Path)
-		key := folderKey(s.Name)
+		key, file := folderKey(s.Name), scenario.FileName(in.Path)
 		switch prev, dup := names[s.Name]; {
 		case slices.ContainsFunc(SiteFiles, func(f string) bool { return folderKey(f) == key }):
-			errs = append(errs, fmt.Errorf("%s: output name %q is taken by the site's own %s; rename the file", in.Path, s.Name, siteFile(key)))
+			errs = append(errs, fmt.Errorf("%s: output name %q is taken by the site's own %s; rename the file", file, s.Name, siteFile(key)))
 		case dup:
-			errs = append(errs, fmt.Errorf("%s: output name %q is already used by %s; rename one of the files", in.Path, s.Name, prev))
+			errs = append(errs, fmt.Errorf("%s: output name %q is already used by %s; rename one of the files", file, s.Name, scenario.FileName(prev)))
 		case folded[key] != "":
 			other := folded[key]
-			errs = append(errs, fmt.Errorf("%s: output name %q and %q of %s are one folder on macOS and Windows, which ignore case (and a final dot); rename one of the files", in.Path, s.Name, other, names[other]))
+			errs = append(errs, fmt.Errorf("%s: output name %q and %q of %s are one folder on macOS and Windows, which ignore case (and a final dot); rename one of the files", file, s.Name, other, scenario.FileName(names[other])))
 		}
 		names[s.Name] = in.Path
 		if folded[key] == "" {
