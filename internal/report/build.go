@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/prose"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/text"
@@ -24,7 +25,7 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 	r := &Report{
 		Name:    s.Name,
 		Title:   Title(s),
-		About:   strings.TrimSpace(s.About),
+		About:   prose.Safe(s.About),
 		Setup:   setup(res),
 		Rules:   ruleInfos(res),
 		Summary: summary(res),

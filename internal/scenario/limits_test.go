@@ -35,6 +35,8 @@ func TestLimits(t *testing.T) {
 			"l.yaml:6:3: steps: 2 steps exceed the limit of 1; raise it with -max-steps"},
 		{"work", src, Limits{Work: 600_000}, Limits{Work: 700_000},
 			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 607,500 key-steps, over the limit of 600,000; raise it with -max-work, or use fewer keys, steps or rules"},
+		{"about size", "title: T\nabout: " + strings.Repeat("x", 100) + "\nkeys: 10\nnodes: [a]\n", Limits{AboutBytes: 99}, Limits{AboutBytes: 100},
+			"l.yaml:2:8: about: 100 bytes exceed the limit of 99 bytes; raise it with -max-about-size"},
 		{"memory", src, Limits{Memory: 1 << 20}, Limits{Memory: 64 << 20},
 			"l.yaml:2:7: memory: replaying 1,000 keys over 3 steps under 2 rules would take about "},
 	}
