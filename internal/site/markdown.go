@@ -4,11 +4,12 @@ package site
 // goldmark instance, configured once, with GitHub-flavoured tables, safe
 // mode (raw HTML is dropped), and an AST transformer that
 //
-//   - replaces each paragraph that holds only an image of one of the
+//   - replaces a paragraph that holds only an image of one of the
 //     scenario's own figures (plus the italic caption paragraph after it)
 //     with a figure node that renders the inline SVG in a <figure> (or,
 //     on a page whose figures outgrow the inline budget, a step figure as
-//     a lazily loaded <img> of its file: see linkSteps),
+//     a lazily loaded <img> of its file: see linkSteps) — once per
+//     figure, other references staying images of the file,
 //   - wraps every table in a horizontally scrolling region, and
 //   - gives every "Step N: ..." heading the stable id "step-N".
 
@@ -148,7 +149,15 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 	link, _ := pc.Get(linkKey).(bool)
 	src := reader.Source()
 	var heads []Heading
-	var figures, tables []ast.Node
+	var tables []ast.Node
+	// Each figure is inlined once, where the report places it (its first
+	// reference after the first section heading) or, when the report does
+	// not, at its first reference; any other reference (an about: that
+	// names a figure thousands of times) stays an image of the file, so
+	// that a page holds each figure's SVG at most once.
+	inline := map[*svg.Figure]*ast.Paragraph{}
+	inSection := map[*svg.Figure]bool{}
+	var refs []*ast.Paragraph // every figure paragraph, in document order
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -160,8 +169,11 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.Paragraph:
-			if figureOf(n, figs) != nil {
-				figures = append(figures, n)
+			if fig := figureOf(n, figs); fig != nil {
+				refs = append(refs, n)
+				if !inSection[fig] && (inline[fig] == nil || len(heads) > 0) {
+					inline[fig], inSection[fig] = n, len(heads) > 0
+				}
 			}
 			return ast.WalkSkipChildren, nil
 		case *extast.Table:
@@ -170,9 +182,10 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		}
 		return ast.WalkContinue, nil
 	})
-	for _, p := range figures {
-		fig := figureOf(p, figs)
-		inlineFigure(p.(*ast.Paragraph), fig, link && fig.Step >= 0)
+	for _, p := range refs {
+		if fig := figureOf(p, figs); inline[fig] == p {
+			inlineFigure(p, fig, link && fig.Step >= 0)
+		}
 	}
 	for _, t := range tables {
 		box := &scrollNode{}
