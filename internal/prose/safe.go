@@ -288,6 +288,7 @@ type inlineWriter struct {
 	b         strings.Builder
 	pending   strings.Builder // text not yet escaped, so that escaping sees whole runs
 	lineStart bool            // the pending text starts a line
+	afterOpen bool            // the pending text follows an opening delimiter
 }
 
 // inlines writes n's inline children.
@@ -317,15 +318,38 @@ func (iw *inlineWriter) flush() {
 	if iw.lineStart {
 		s = strings.TrimLeft(s, " \t")
 	}
-	iw.b.WriteString(escText(s, iw.lineStart))
-	iw.lineStart = false
+	lead := ""
+	if iw.afterOpen && strings.HasPrefix(s, " ") {
+		s, lead = s[1:], "&#32;"
+	}
+	iw.b.WriteString(lead + escText(s, iw.lineStart))
+	iw.lineStart, iw.afterOpen = false, false
 }
 
 // markup writes markup of Safe's own.
 func (iw *inlineWriter) markup(s string) {
 	iw.flush()
 	iw.b.WriteString(s)
-	iw.lineStart = false
+	iw.lineStart, iw.afterOpen = false, false
+}
+
+// open writes an opening delimiter; close a closing one. Text next to
+// them must not start or end with a space, which would keep the
+// delimiter from opening or closing (and could make "* a" a list item),
+// so such a space is written as a character reference.
+func (iw *inlineWriter) open(d string) {
+	iw.markup(d)
+	iw.afterOpen = true
+}
+
+func (iw *inlineWriter) close(d string) {
+	if p := iw.pending.String(); strings.HasSuffix(p, " ") {
+		iw.pending.Reset()
+		iw.pending.WriteString(strings.TrimSuffix(p, " "))
+		iw.flush()
+		iw.b.WriteString("&#32;")
+	}
+	iw.markup(d)
 }
 
 // lineBreak ends a line: a soft break, or a hard one (a backslash at the
@@ -368,13 +392,17 @@ func (iw *inlineWriter) inline(n ast.Node) {
 		iw.markup(codeSpan(codeText(n, src), iw.ctx == ctxCell))
 	case *ast.Emphasis:
 		d := strings.Repeat("*", n.Level)
-		iw.markup(d)
+		iw.open(d)
 		iw.children(n)
-		iw.markup(d)
+		iw.close(d)
 	case *extast.Strikethrough:
-		iw.markup("~~")
+		if _, nested := n.Parent().(*extast.Strikethrough); nested {
+			iw.children(n) // struck twice shows as struck once; "~~~~" could open a fence
+			return
+		}
+		iw.open("~~")
 		iw.children(n)
-		iw.markup("~~")
+		iw.close("~~")
 	case *ast.Link:
 		dest, ok := destination(n.Destination)
 		if !ok {
