@@ -10,8 +10,10 @@ package site
 //     on a page whose figures outgrow the inline budget, a step figure as
 //     a lazily loaded <img> of its file: see linkSteps) — once per
 //     figure, other references staying images of the file,
-//   - wraps every table in a horizontally scrolling region, and
-//   - gives every "Step N: ..." heading the stable id "step-N".
+//   - wraps every table in a horizontally scrolling region,
+//   - gives every "Step N: ..." heading the stable id "step-N", and the
+//     headings of the text before the first section (about:) ids of
+//     their own, "about-...", that cannot take a section's.
 
 import (
 	"bytes"
@@ -148,6 +150,7 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 	figs, _ := pc.Get(figuresKey).(map[string]*svg.Figure)
 	link, _ := pc.Get(linkKey).(bool)
 	src := reader.Source()
+	headingIDs(doc, src)
 	var heads []Heading
 	var tables []ast.Node
 	// Each figure is inlined once, where the report places it (its first
@@ -193,6 +196,33 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		box.AppendChild(box, t)
 	}
 	pc.Set(headingsKey, heads)
+}
+
+// headingIDs gives the headings their anchors again, as goldmark's
+// automatic ids would be without the headings of the text before the
+// first section (the scenario's about:), which get "about-" ones
+// instead: "### Summary" in an about: becomes #about-summary and cannot
+// take #summary from the report's Summary (nor "### Step 1" #step-1).
+func headingIDs(doc *ast.Document, src []byte) {
+	ids := parser.NewContext().IDs()
+	section := false
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		var line []byte
+		if l := h.Lines().Len(); l > 0 {
+			seg := h.Lines().At(l - 1)
+			line = seg.Value(src)
+		}
+		section = section || h.Level == 2
+		if !section && h.Level > 2 {
+			line = append([]byte("about "), line...)
+		}
+		h.SetAttributeString("id", ids.Generate(line, ast.KindHeading))
+		return ast.WalkSkipChildren, nil
+	})
 }
 
 // heading gives a step heading the id "step-N" and describes h.

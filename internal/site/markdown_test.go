@@ -140,3 +140,24 @@ func TestRenderBodyInlinesEachFigureOnce(t *testing.T) {
 		t.Errorf("page is %d bytes for %d bytes of Markdown and %d of SVG", len(html), len(md), len(big))
 	}
 }
+
+// TestRenderBodyAboutHeadings: headings in the about: text (before the
+// first section, also inside a quote) get anchors of their own, so that
+// the report's sections keep #summary and #step-1 and no id is used twice.
+func TestRenderBodyAboutHeadings(t *testing.T) {
+	md := "# T\n\n### Summary\n\n### Step 1\n\n> ### Setup\n\n## Setup\n\n## Summary\n\n## Step 1: add c\n\n### Summary\n"
+	body, heads, err := renderBody([]byte(md), nil, DefaultInlineBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(body)
+	for _, want := range []string{`<h1 id="t">`, `<h3 id="about-summary">`, `<h3 id="about-step-1">`, `<h3 id="about-setup">`,
+		`<h2 id="setup">`, `<h2 id="summary">`, `<h2 id="step-1">`, `<h3 id="summary-1">`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("body lacks %s:\n%s", want, html)
+		}
+	}
+	if len(heads) != 3 || heads[0].ID != "setup" || heads[1].ID != "summary" || heads[2].ID != "step-1" {
+		t.Errorf("sections %+v", heads)
+	}
+}
