@@ -60,7 +60,8 @@ func TestDefaultLimits(t *testing.T) {
 		t.Errorf("zero Limits = %+v, want DefaultLimits %+v", got, DefaultLimits)
 	}
 	d := DefaultLimits
-	if d.KeysFileBytes != 256<<20 || d.Work != 2e9 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 {
+	if d.KeysFileBytes != 256<<20 || d.Work != 2e9 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.AboutBytes != 32<<10 ||
+		MaxNameLen != 200 || MaxNoteLen != 2000 || MaxMarkdownDepth != 16 || MaxMarkdownRuns != 1000 {
 		t.Errorf("DefaultLimits = %+v; update README's Limits and safety section with them", d)
 	}
 	src := "title: T\nkeys: 50_000_000\nnodes: 10\nsteps:\n  - add: x\n"
