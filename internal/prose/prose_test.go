@@ -125,6 +125,9 @@ func TestSafeExamples(t *testing.T) {
 		if a, b := normal(siteHTML(t, doc.About)), normal(siteHTML(t, got)); a != b {
 			t.Errorf("%s: the about renders differently after Safe:\n%s\nwant\n%s", f, b, a)
 		}
+		if got != strings.TrimSpace(doc.About) {
+			t.Errorf("%s: Safe rewrote the about's text:\n%s", f, got)
+		}
 	}
 	if n == 0 {
 		t.Error("no example has an about")
@@ -354,7 +357,7 @@ func TestCheck(t *testing.T) {
 func TestSafeFallsBack(t *testing.T) {
 	src := strings.Repeat("> ", fallback.Depth+1) + "<b>deep</b> [x](javascript:y)"
 	got := Safe(src)
-	if got != strings.Repeat(`\> `, fallback.Depth+1)+`\<b\>deep\</b\> \[x\](javascript:y)` {
+	if got != `\> `+strings.Repeat("> ", fallback.Depth)+`\<b>deep\</b> \[x\](javascript:y)` {
 		t.Errorf("Safe = %q", got)
 	}
 }

@@ -66,7 +66,7 @@ func plain(src string) string {
 		var lines []string
 		for _, l := range strings.Split(p, "\n") {
 			if l = strings.TrimSpace(l); l != "" {
-				lines = append(lines, escText(l, true))
+				lines = append(lines, escText(l, true, false))
 			}
 		}
 		if len(lines) > 0 {
@@ -131,7 +131,7 @@ func (w *writer) block(n, prev ast.Node) string {
 		return "" // resolved into its links
 	}
 	// Anything else (no extension here makes one) is kept as its text.
-	return escText(string(plainText(n, w.src)), true)
+	return escText(string(plainText(n, w.src)), true, false)
 }
 
 // list writes a list with "-" or "1." markers, or "*" and "1)" when the
@@ -322,7 +322,7 @@ func (iw *inlineWriter) flush() {
 	if iw.afterOpen && strings.HasPrefix(s, " ") {
 		s, lead = s[1:], "&#32;"
 	}
-	iw.b.WriteString(lead + escText(s, iw.lineStart))
+	iw.b.WriteString(lead + escText(s, iw.lineStart, iw.ctx == ctxLine))
 	iw.lineStart, iw.afterOpen = false, false
 }
 
@@ -515,26 +515,37 @@ func codeSpan(s string, cell bool) string {
 	return fence + s + fence
 }
 
-// escText backslash-escapes every character of s that could start or
-// end markup: emphasis, code, links and images, raw HTML and autolinks,
-// entities, tables, strikethrough, math ($) and, at the start of a line
-// (lineStart), headings, quotes, list items, rules and setext underlines.
-// Tabs and line breaks become spaces.
-func escText(s string, lineStart bool) string {
+// escText backslash-escapes every character of s, a run of text, that
+// could start or end markup: "\\" "`" "*" "[" "]" "<" "|" "~" "$" (GitHub's
+// math) everywhere; "_" unless it stands between two letters or digits,
+// where it never marks emphasis; "&" before what could be an entity; and
+// at the start of a line (lineStart), "#" and ">", and "-", "+" and "="
+// and a number's "." or ")" unless a letter or digit follows, which could
+// start a heading, a quote, a list item, a rule or a setext underline. In
+// a heading (heading), "#" is escaped everywhere. Tabs and line breaks
+// become spaces.
+func escText(s string, lineStart, heading bool) string {
 	var b strings.Builder
+	word := func(i int) bool { return i >= 0 && i < len(s) && (isAlnum(s[i]) || s[i] >= 0x80) }
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '\t' || c == '\n' || c == '\r':
 			b.WriteByte(' ')
 			continue
-		case strings.IndexByte("\\`*_[]<>|~$#", c) >= 0:
+		case strings.IndexByte("\\`*[]<|~$", c) >= 0:
+			b.WriteByte('\\')
+		case c == '_' && !(i > 0 && isAlnum(s[i-1]) && i+1 < len(s) && isAlnum(s[i+1])):
 			b.WriteByte('\\')
 		case c == '&' && i+1 < len(s) && (isAlnum(s[i+1]) || s[i+1] == '#'):
 			b.WriteByte('\\')
-		case lineStart && i == 0 && (c == '-' || c == '+' || c == '='):
+		case c == '#' && (heading || lineStart && i == 0):
 			b.WriteByte('\\')
-		case lineStart && (c == '.' || c == ')') && i > 0 && i <= 9 && isDigits(s[:i]):
+		case lineStart && i == 0 && c == '>':
+			b.WriteByte('\\')
+		case lineStart && i == 0 && (c == '-' || c == '+' || c == '=') && !word(i+1):
+			b.WriteByte('\\')
+		case lineStart && (c == '.' || c == ')') && i > 0 && i <= 9 && isDigits(s[:i]) && !word(i+1):
 			b.WriteByte('\\')
 		}
 		b.WriteByte(c)

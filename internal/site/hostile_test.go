@@ -93,7 +93,7 @@ func TestHostileSite(t *testing.T) {
 	}
 	report := string(m["hostile/report.md"])
 	for _, want := range []string{`\<script\>alert(1)\</script\>`, `a\|b`, `\[x\](javascript:alert(1))`, `\&amp;`, longName,
-		"An about with a link, \\<img src=x onerror=alert(1)\\>,", `\<a href="javascript:alert(4)"\>raw\</a\>.`} {
+		`An about with a link, \<img src=x onerror=alert(1)>,`, `\<a href="javascript:alert(4)">raw\</a>.`} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report.md lacks the escaped name %q", want)
 		}
