@@ -3,9 +3,10 @@
 // put markup of its own into an output.
 //
 // Check runs at parse time: it refuses Markdown nested deeper than a
-// limit, which is what makes CommonMark parsers slow (goldmark needs
-// quadratic time on long runs of unclosed "[a](" or deeply nested block
-// quotes), with the position of the first offence. Safe runs when the
+// limit, or with more emphasis markers in a paragraph than a limit, which
+// is what makes CommonMark parsers slow (goldmark needs quadratic time on
+// long runs of unclosed "[a](", deeply nested block quotes, or emphasis
+// closers that cannot pair up), with the position of the first offence. Safe runs when the
 // report is written: it parses the Markdown and writes it out again from
 // its syntax tree, every piece of text escaped, so that report.md carries
 // the same document with nothing a Markdown pipeline could take for raw
