@@ -23,6 +23,7 @@ func registerLimits(fs *flag.FlagSet, l *scenario.Limits) {
 	fs.Var(countFlag[int]{&l.Steps}, "max-steps", "refuse scenarios with more than `n` steps")
 	fs.Var(countFlag[int64]{&l.Work}, "max-work", "refuse scenarios whose replay is more than `n` key-steps (about keys × steps × rules)")
 	fs.Var(sizeFlag{&l.Memory}, "max-memory", "refuse scenarios estimated to need more than `size` of memory each")
+	fs.Var(sizeFlag{&l.AboutBytes}, "max-about-size", "refuse an about: text larger than `size`")
 }
 
 // countFlag is a positive whole number: 50000000, 50_000_000,

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/prose"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/text"
@@ -24,7 +25,7 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 	r := &Report{
 		Name:    s.Name,
 		Title:   Title(s),
-		About:   strings.TrimSpace(s.About),
+		About:   prose.Safe(s.About),
 		Setup:   setup(res),
 		Rules:   ruleInfos(res),
 		Summary: summary(res),
@@ -90,7 +91,7 @@ func keySource(res *sim.Result) string {
 	ks := res.Scenario.Keys
 	example := ""
 	if res.Keys.Len() > 0 {
-		example = ", such as " + res.Keys.Name(0)
+		example = ", such as " + shownKey(res.Keys.Name(0))
 	}
 	if ks.List != nil {
 		return "read from a keys file" + example
@@ -101,6 +102,15 @@ func keySource(res *sim.Result) string {
 	}
 	return fmt.Sprintf("generated from seed %d as %q followed by a number%s", res.Scenario.Seed, prefix, example)
 }
+
+// MaxKeyShown is the most bytes of a key that the report prints; data.json
+// and the CSV files carry keys whole.
+const MaxKeyShown = 200
+
+// shownKey is a key as the report prints it: a key comes from a keys
+// file, which no check has read, so it goes through text.Visible (control,
+// invisible and bidirectional characters escaped, cut at MaxKeyShown).
+func shownKey(k string) string { return text.Visible(k, MaxKeyShown) }
 
 // memberList lists the members of st in join order, with weights when
 // withWeights is set and they are not all 1, and failed members marked;

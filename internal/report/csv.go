@@ -23,7 +23,9 @@ var CSVHeader = func() []string {
 
 // CSV renders steps.csv: the header, then one row per (step, rule), steps
 // outermost and rules in scenario order. Floats have FloatDecimals
-// decimals; recurs is empty when the placement is new. The header is the
+// decimals; recurs is empty when the placement is new. Rule labels go
+// through CSVCell, so that a spreadsheet shows them rather than running
+// them; data.json keeps them exactly. The header is the
 // same for every scenario: the request columns are empty when the keys
 // carry no request counts.
 func CSV(res *sim.Result) ([]byte, error) {
@@ -57,7 +59,7 @@ func WriteCSV(w io.Writer, res *sim.Result) error {
 
 // csvRow fills row with rule r's row of step i and returns it.
 func csvRow(row []string, res *sim.Result, r, i int) []string {
-	row = append(row[:0], strconv.Itoa(i), res.Timeline.States[i].Op.String(), res.Rules[r].Spec.Label)
+	row = append(row[:0], strconv.Itoa(i), res.Timeline.States[i].Op.String(), CSVCell(res.Rules[r].Spec.Label))
 	a := res.At(r, i)
 	for _, m := range sim.Metrics {
 		row = append(row, metricText(m, m.Value(a)))

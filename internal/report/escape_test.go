@@ -27,6 +27,11 @@ func TestEscape(t *testing.T) {
 		{"white space", "  a\n\tb\r\n\x00c  ", "a b c"},
 		{"plain", "cache-01.eu", "cache-01.eu"},
 		{"unicode", "nœud → ✓", "nœud → ✓"},
+		{"math", "$x$ and $$y$$", `\$x\$ and \$\$y\$\$`},
+		{"url", "https://evil.example/a", `https\://evil.example/a`},
+		{"www", "WWW.evil.example", `WWW\.evil.example`},
+		{"colon", "zone:a", "zone:a"},
+		{"dots", "cache-01.eu.www", "cache-01.eu.www"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,7 +50,7 @@ func hostile() *sim.Scenario {
 		Title:    "<script>alert(1)</script> | *title*",
 		Seed:     3,
 		Keys:     sim.KeySpec{Count: 50},
-		Nodes:    names("<script>alert(1)</script>", "a|b", `"><svg onload=x>`, "[x](javascript:y)"),
+		Nodes:    names("<script>alert(1)</script>", "a|b", `"><svg onload=x>`, "[x](javascript:y)", "https://evil.example/x", "www.evil.example", "$x^2$"),
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "<b>r|ng</b>", VNodes: 8}, {Kind: "modulo", Label: "`m`\\"}},
 		Replicas: 2,
 		Probes:   []string{"<img src=x onerror=y>", "p|q"},
@@ -65,7 +70,7 @@ func TestHostileNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := toHTML(t, md)
-	for _, bad := range []string{"<script", "<svg", "<img", "<b>", "<i>", "<code>", "href=\"javascript"} {
+	for _, bad := range []string{"<script", "<svg", "<img", "<b>", "<i>", "<code>", "href=\"javascript", "<a href"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("HTML contains %q:\n%s", bad, out)
 		}
@@ -76,6 +81,10 @@ func TestHostileNames(t *testing.T) {
 		}
 	}
 	golden.Tables(t, out)
+	// GitHub renders $…$ as math: every dollar sign in report.md is escaped.
+	if i := bytes.IndexFunc(md, func(r rune) bool { return r == '$' }); i >= 0 && (i == 0 || md[i-1] != '\\') {
+		t.Errorf("report.md has an unescaped $ at byte %d", i)
+	}
 }
 
 // toHTML converts Markdown the way the site will: goldmark with GFM and

@@ -56,7 +56,7 @@ func migrationTables(res *sim.Result, steps []StepSection) []MigrationTable {
 var MigrationsCSVHeader = []string{"step", "op", "from", "to", "differ", "differ_fraction", "differ_requests"}
 
 // MigrationsCSV renders migrations.csv, or nil when the scenario compares
-// no rules.
+// no rules. The rule labels go through CSVCell.
 func MigrationsCSV(res *sim.Result) ([]byte, error) {
 	if len(res.Migrations) == 0 {
 		return nil, nil
@@ -70,7 +70,7 @@ func MigrationsCSV(res *sim.Result) ([]byte, error) {
 			if res.Keys.Weight != nil {
 				reqs = strconv.FormatInt(mr.Steps[i].DifferRequests, 10)
 			}
-			w.Write([]string{strconv.Itoa(i), res.Timeline.States[i].Op.String(), mr.From, mr.To,
+			w.Write([]string{strconv.Itoa(i), res.Timeline.States[i].Op.String(), CSVCell(mr.From), CSVCell(mr.To),
 				strconv.Itoa(mr.Steps[i].Differ), csvFloat(ratio(mr.Steps[i].Differ, res.Keys.Len())), reqs})
 		}
 	}

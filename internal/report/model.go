@@ -12,7 +12,9 @@ type Report struct {
 	Name string
 	// Title is the scenario's one-line title, or its name when it has none.
 	Title string
-	// About is the scenario's Markdown introduction, shown as given.
+	// About is the scenario's Markdown introduction as prose.Safe writes
+	// it: the same document, with raw HTML shown as text, dangerous links
+	// reduced to their text and headings from level 3.
 	About string
 	// Setup describes the key set, the starting cluster and the run.
 	Setup Setup

@@ -43,7 +43,7 @@ func requestSummary(res *sim.Result) *RequestSummary {
 		rs.Rows = append(rs.Rows, requestRow(res, r, last))
 	}
 	for j, k := range res.Keys.Hot {
-		h := HotKey{Rank: j + 1, Key: res.Keys.Name(k), Requests: int(res.Keys.Weight[k]),
+		h := HotKey{Rank: j + 1, Key: shownKey(res.Keys.Name(k)), Requests: int(res.Keys.Weight[k]),
 			Share: float64(res.Keys.Weight[k]) / float64(res.Keys.Requests)}
 		for _, rr := range res.Rules {
 			h.Cells = append(h.Cells, hotCell(res, rr.Steps, j))

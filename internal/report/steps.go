@@ -201,7 +201,7 @@ func probeTable(res *sim.Result) *ProbeTable {
 	t := &ProbeTable{}
 	for _, k := range keys {
 		for _, rr := range res.Rules {
-			t.Columns = append(t.Columns, ProbeColumn{Key: k, Rule: rr.Spec.Label})
+			t.Columns = append(t.Columns, ProbeColumn{Key: shownKey(k), Rule: rr.Spec.Label})
 		}
 	}
 	for i := range res.Timeline.States {

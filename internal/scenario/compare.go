@@ -55,6 +55,7 @@ func (p *parser) checkCompare(s *sim.Scenario, entries []*yaml.Node) {
 				continue
 			}
 			label, okLabel := p.str(f.val, ctx+f.key.Value)
+			label = nfc(label)
 			if okLabel && !slices.Contains(labels, label) {
 				p.errorf(f.val, "%sno rule is labelled %q; labels: %s", ctx, label, strings.Join(labels, ", "))
 				okLabel = false

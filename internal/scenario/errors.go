@@ -31,6 +31,14 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", text.Path(e.File), e.Line, e.Col, e.Msg)
 }
 
+// FileName returns a file name as a message prints it: text.Path's rule
+// (plain names as they are, others quoted with control, invisible and
+// bidirectional characters escaped), for the parser's and the site's
+// messages.
+func FileName(name string) string {
+	return text.Path(name)
+}
+
 // ErrorList is every problem Parse found in one file, sorted by position.
 type ErrorList []*Error
 

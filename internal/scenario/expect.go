@@ -23,6 +23,7 @@ var expectOps = []string{"<=", ">=", "==", "!=", "<", ">"}
 type expectation struct {
 	sim.Expectation
 	rule, step, metric *yaml.Node
+	num                int // the entry's 1-based place in expect, for messages
 }
 
 // expectList decodes expect: a list of mappings such as
@@ -39,6 +40,7 @@ func (p *parser) expectList(n *yaml.Node) []expectation {
 	var out []expectation
 	for i, e := range n.Content {
 		if x, ok := p.expectEntry(e, fmt.Sprintf("expect %d: ", i+1)); ok {
+			x.num = i + 1
 			out = append(out, x)
 		}
 	}
@@ -113,12 +115,13 @@ func (p *parser) checkExpect(s *sim.Scenario, xs []expectation) {
 	for i, r := range s.Rules {
 		labels[i] = r.Label
 	}
-	for i, x := range xs {
-		ctx := fmt.Sprintf("expect %d: ", i+1)
+	for _, x := range xs {
+		ctx := fmt.Sprintf("expect %d: ", x.num) // entries that failed to decode are not in xs
 		ok := true
 		if x.rule != nil {
 			var label string
-			if label, ok = p.str(x.rule, ctx+"rule"); ok && !slices.Contains(labels, label) {
+			label, ok = p.str(x.rule, ctx+"rule")
+			if label = nfc(label); ok && !slices.Contains(labels, label) {
 				p.errorf(x.rule, "%sno rule is labelled %q; labels: %s", ctx, label, strings.Join(labels, ", "))
 				ok = false
 			}

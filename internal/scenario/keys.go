@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -54,6 +55,9 @@ func (p *parser) keys(n *yaml.Node) sim.KeySpec {
 		default:
 			p.unknownKey(f.key, "keys: ", keyMapKeys)
 		}
+	}
+	if ks.Zipf > 0 && ks.Count > 0 {
+		p.checkZipf(ks, at)
 	}
 	if p.keysCombine(n, &at) && at.file != nil {
 		ks.List, ks.Weights = p.keysFile(at.file, at.weightedFile())
@@ -112,6 +116,25 @@ func (p *parser) zipf(n *yaml.Node) float64 {
 	return s
 }
 
+// checkZipf refuses Zipf keys whose request counts would all round to 0,
+// as a keys file whose weights are all 0 is refused: there would be no
+// requests to report on.
+func (p *parser) checkZipf(ks sim.KeySpec, at keyFields) {
+	zero, h := sim.ZipfAllZero(ks.Count, ks.Zipf, ks.Requests)
+	if !zero {
+		return
+	}
+	where, total := at.zipf, ks.Requests
+	if at.requests != nil {
+		where = at.requests
+	}
+	if total == 0 {
+		total = sim.DefaultZipfRequests
+	}
+	p.errorf(where, "keys: zipf %s spreads %s over %s keys so thinly that every key gets 0; give at least %s requests, or a larger exponent",
+		strconv.FormatFloat(ks.Zipf, 'g', -1, 64), text.Plural(int(total), "request", "requests"), text.Count(ks.Count), text.Count(int(math.Ceil(h/2))))
+}
+
 // requests validates the total request count of Zipf keys.
 func (p *parser) requests(n *yaml.Node) int64 {
 	if !isInt(n) {
@@ -168,6 +191,9 @@ func (p *parser) keysFile(n *yaml.Node, weighted bool) ([]string, []uint32) {
 		return nil, nil
 	}
 	rel = path.Clean(rel)
+	// Excel and Notepad start a UTF-8 file with a byte order mark, which
+	// is no part of the first key (or of a key,weight header).
+	data = bytes.TrimPrefix(data, utf8BOM)
 	keys := splitKeys(data, p.lim.Keys)
 	switch {
 	case len(keys) == 0:
@@ -233,6 +259,9 @@ func (p *parser) checkPath(n *yaml.Node, rel, what string) (string, bool) {
 	p.errorf(n, "%s %q %s", what, clip(rel), why)
 	return "", false
 }
+
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // isDrive reports a Windows drive prefix such as "C:".
 func isDrive(rel string) bool {

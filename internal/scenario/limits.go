@@ -42,6 +42,10 @@ type Limits struct {
 	// Memory bounds the estimated peak memory of replaying and rendering
 	// the scenario, in bytes (-max-memory). The estimate errs high.
 	Memory int64
+	// AboutBytes is the largest about: text, in bytes (-max-about-size).
+	// Its Markdown is nested at most MaxMarkdownDepth levels, which keeps
+	// parsing and rendering it linear in its size.
+	AboutBytes int64
 }
 
 // DefaultLimits are the limits of a Parse whose Options leave them zero.
@@ -54,6 +58,7 @@ var DefaultLimits = Limits{
 	Steps:         MaxSteps,
 	Work:          2_000_000_000,
 	Memory:        4 << 30,
+	AboutBytes:    32 << 10,
 }
 
 // FigureWork is what the figures and tables of one step of one rule cost
@@ -71,6 +76,7 @@ func (l Limits) withDefaults() Limits {
 	l.Steps = cmpOr(l.Steps, d.Steps)
 	l.Work = cmpOr(l.Work, d.Work)
 	l.Memory = cmpOr(l.Memory, d.Memory)
+	l.AboutBytes = cmpOr(l.AboutBytes, d.AboutBytes)
 	return l
 }
 

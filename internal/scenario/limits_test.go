@@ -35,6 +35,8 @@ func TestLimits(t *testing.T) {
 			"l.yaml:6:3: steps: 2 steps exceed the limit of 1; raise it with -max-steps"},
 		{"work", src, Limits{Work: 600_000}, Limits{Work: 700_000},
 			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 607,500 key-steps, over the limit of 600,000; raise it with -max-work, or use fewer keys, steps or rules"},
+		{"about size", "title: T\nabout: " + strings.Repeat("x", 100) + "\nkeys: 10\nnodes: [a]\n", Limits{AboutBytes: 99}, Limits{AboutBytes: 100},
+			"l.yaml:2:8: about: 100 bytes exceed the limit of 99 bytes; raise it with -max-about-size"},
 		{"memory", src, Limits{Memory: 1 << 20}, Limits{Memory: 64 << 20},
 			"l.yaml:2:7: memory: replaying 1,000 keys over 3 steps under 2 rules would take about "},
 	}
@@ -58,7 +60,8 @@ func TestDefaultLimits(t *testing.T) {
 		t.Errorf("zero Limits = %+v, want DefaultLimits %+v", got, DefaultLimits)
 	}
 	d := DefaultLimits
-	if d.KeysFileBytes != 256<<20 || d.Work != 2e9 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 {
+	if d.KeysFileBytes != 256<<20 || d.Work != 2e9 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.AboutBytes != 32<<10 ||
+		MaxNameLen != 200 || MaxNoteLen != 2000 || MaxMarkdownDepth != 16 || MaxMarkdownRuns != 1000 {
 		t.Errorf("DefaultLimits = %+v; update README's Limits and safety section with them", d)
 	}
 	src := "title: T\nkeys: 50_000_000\nnodes: 10\nsteps:\n  - add: x\n"

@@ -62,7 +62,11 @@ func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]sim.No
 			continue
 		}
 		if f, dup := first[ns.Name]; dup {
-			p.errorf(e, "%snode %q is listed twice (first at line %d, column %d); node names must be distinct", ctx, ns.Name, f.Line, f.Column)
+			how := ""
+			if rawName(f) != rawName(e) {
+				how = ", the same name in another Unicode spelling"
+			}
+			p.errorf(e, "%snode %q is listed twice (first at line %d, column %d%s); node names must be distinct", ctx, ns.Name, f.Line, f.Column, how)
 			continue
 		}
 		first[ns.Name] = e
@@ -70,6 +74,18 @@ func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]sim.No
 		pos = append(pos, e)
 	}
 	return specs, pos
+}
+
+// rawName is the name of a node entry as written.
+func rawName(e *yaml.Node) string {
+	if e.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(e.Content); i += 2 {
+			if e.Content[i].Value == "name" {
+				return e.Content[i+1].Value
+			}
+		}
+	}
+	return e.Value
 }
 
 // entry decodes one node: a name, or {name, weight} when weighted.

@@ -25,6 +25,17 @@ const (
 	MaxWeight   = 10_000         // a node's weight
 	MaxM        = sim.MaxMaglevM // a maglev rule's table size m
 	MaxNameLen  = 200            // bytes in a node name, rule label, probe or key prefix
+	MaxNoteLen  = 2000           // bytes in a step's note
+
+	// MaxMarkdownDepth bounds how deeply about's Markdown nests (block
+	// quotes, list items, emphasis, links, open brackets; see
+	// prose.Check): CommonMark parsers take time quadratic in the
+	// nesting, so the bound is what keeps rendering linear.
+	MaxMarkdownDepth = 16
+	// MaxMarkdownRuns bounds the runs of "*", "_" and "~" that could be
+	// emphasis in one paragraph of about: goldmark pairs them up in time
+	// quadratic in their number.
+	MaxMarkdownRuns = 1000
 
 	// MaxNodeSteps bounds (starting nodes + added names) × (steps + 1),
 	// the membership entries sim.NewTimeline may store, since it keeps a
@@ -53,7 +64,7 @@ type Options struct {
 // Scenario and an ErrorList holding every problem found, sorted by
 // position. Parse never panics.
 func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {
-	p := &parser{file: name, opts: opts, lim: opts.Limits.withDefaults()}
+	p := &parser{file: name, src: src, opts: opts, lim: opts.Limits.withDefaults()}
 	var s *sim.Scenario
 	if int64(len(src)) > p.lim.FileBytes {
 		p.errs = append(p.errs, &Error{File: name, Msg: fmt.Sprintf("file size: %s exceed the limit of %s; raise it with -max-file-size", Bytes(int64(len(src))), Bytes(p.lim.FileBytes))})
@@ -70,6 +81,7 @@ func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {
 // parser holds the state of one Parse call.
 type parser struct {
 	file string
+	src  []byte
 	opts Options
 	errs ErrorList
 	// nodesVal is the value of the top-level nodes key, and nodeEntries

@@ -249,3 +249,41 @@ func TestParseValidFile(t *testing.T) {
 		t.Errorf("Parse:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestParseKeysFileBOM: a keys file that starts with a UTF-8 byte order
+// mark, as Excel and Notepad write one, reads as if it had none, both one
+// key per line and as key,weight lines under a header.
+func TestParseKeysFileBOM(t *testing.T) {
+	files := map[string]string{"keys.txt": "\ufeffuser:1\nuser:2\n", "keys.csv": "\ufeffKey,Weight\r\nuser:1,5\r\nuser:2,7\r\n"}
+	opts := Options{ReadFile: func(rel string) ([]byte, error) { return []byte(files[rel]), nil }}
+	for _, file := range []string{"keys.txt", "keys.csv"} {
+		s, err := Parse("bom.yaml", []byte("title: T\nkeys: {file: "+file+"}\nnodes: [a]\n"), opts)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if want := []string{"user:1", "user:2"}; !reflect.DeepEqual(s.Keys.List, want) {
+			t.Errorf("%s: keys %q, want %q", file, s.Keys.List, want)
+		}
+	}
+}
+
+// TestParseNamesNormalised: names are read in Unicode normalization form
+// C, so a node, label or zone typed with a combining accent is the same as
+// one typed precomposed, wherever it is named again (a step, expect:,
+// compare:).
+func TestParseNamesNormalised(t *testing.T) {
+	const src = "title: T\nkeys: 10\nnodes: [{name: \"e\\u0301\", zone: \"zo\\u0301ne\"}, b]\n" +
+		"rules: [{rule: ring, label: \"a\\u0301\"}, {rule: modulo, label: m}]\n" +
+		"steps: [{weight: {\"\\u00e9\": 2}}, {remove: {zone: \"z\\u00f3ne\"}}]\n" +
+		"expect: [{rule: \"\\u00e1\", moved: \">= 0\"}]\ncompare: [{from: \"\\u00e1\", to: m}]\n"
+	s, err := Parse("nfc.yaml", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Nodes[0].Name != "\u00e9" || s.Nodes[0].Labels.Zone != "z\u00f3ne" || s.Rules[0].Label != "\u00e1" {
+		t.Errorf("names not in NFC: %q %q %q", s.Nodes[0].Name, s.Nodes[0].Labels.Zone, s.Rules[0].Label)
+	}
+	if s.Steps[0].Nodes[0].Name != "\u00e9" || len(s.Expect) != 1 || s.Expect[0].Rule != "\u00e1" || s.Migrations[0].From != "\u00e1" {
+		t.Errorf("a name given again does not match: %+v %+v %+v", s.Steps[0], s.Expect, s.Migrations)
+	}
+}

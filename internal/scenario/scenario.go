@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/prose"
 	"github.com/ringreport/ringreport/internal/sim"
 	"go.yaml.in/yaml/v3"
 )
@@ -71,9 +72,7 @@ func (p *parser) topField(s *sim.Scenario, f field) bool {
 	case "title":
 		s.Title = p.title(f.val)
 	case "about":
-		if s.About, _ = p.str(f.val, "about"); !p.checkProse(f.val, "about", s.About) {
-			s.About = ""
-		}
+		s.About = p.about(f.val)
 	case "seed":
 		if v, ok := p.uint64Val(f.val, "seed"); ok {
 			s.Seed = v
@@ -139,6 +138,42 @@ func (p *parser) title(n *yaml.Node) string {
 		return s
 	}
 	return ""
+}
+
+// about validates the scenario's Markdown introduction: text within
+// Limits.AboutBytes, nested at most MaxMarkdownDepth levels, with at most
+// MaxMarkdownRuns emphasis markers in a paragraph.
+func (p *parser) about(n *yaml.Node) string {
+	s, ok := p.str(n, "about")
+	switch {
+	case !ok || !p.checkProse(n, "about", s):
+		return ""
+	case int64(len(s)) > p.lim.AboutBytes:
+		p.errorf(n, "about: %s exceed the limit of %s; raise it with -max-about-size", Bytes(int64(len(s))), Bytes(p.lim.AboutBytes))
+		return ""
+	}
+	if prob := prose.Check(s, prose.Limits{Depth: MaxMarkdownDepth, Runs: MaxMarkdownRuns}); prob != nil {
+		line, col, where := p.inScalar(n, s, prob.Line, prob.Col)
+		p.errs = append(p.errs, &Error{File: p.file, Line: line, Col: col, Msg: "about: " + where + prob.Msg})
+		return ""
+	}
+	return s
+}
+
+// inScalar places line and column of the text of scalar n in the file.
+// In a literal block (about: |) each line of the text is a line of the
+// file; otherwise the position is n's, and where says where in the text
+// it is.
+func (p *parser) inScalar(n *yaml.Node, s string, line, col int) (int, int, string) {
+	lines := strings.Split(s, "\n")
+	if n.Style&yaml.LiteralStyle != 0 && line <= len(lines) {
+		got := lineText(p.src, n.Line+line)
+		want := lines[line-1]
+		if indent := len(got) - len(want); indent >= 0 && got[indent:] == want && strings.TrimLeft(got[:indent], " ") == "" {
+			return n.Line + line, indent + col, ""
+		}
+	}
+	return n.Line, n.Column, fmt.Sprintf("line %d, column %d of the text: ", line, col)
 }
 
 // probes decodes the list of keys to track. Numbers are taken as their

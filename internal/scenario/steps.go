@@ -52,9 +52,7 @@ func (p *parser) step(n *yaml.Node, num int) (sim.Step, stepPos) {
 	for _, f := range fs {
 		switch k := f.key.Value; {
 		case k == "note":
-			if st.Note, _ = p.str(f.val, ctx+"note"); !p.checkProse(f.val, ctx+"note", st.Note) {
-				st.Note = ""
-			}
+			st.Note = p.note(f.val, ctx)
 		case !slices.Contains(opKeys, k):
 			p.unknownOp(f.key, ctx)
 			unknown = true
@@ -73,6 +71,20 @@ func (p *parser) step(n *yaml.Node, num int) (sim.Step, stepPos) {
 	pos.op = op.key
 	pos.entries = p.operation(&st, *op, ctx)
 	return st, pos
+}
+
+// note validates a step's note: plain text (the report escapes it) of at
+// most MaxNoteLen bytes.
+func (p *parser) note(n *yaml.Node, ctx string) string {
+	s, ok := p.str(n, ctx+"note")
+	switch {
+	case !ok || !p.checkProse(n, ctx+"note", s):
+		return ""
+	case len(s) > MaxNoteLen:
+		p.errorf(n, "%snote is %s bytes long; at most %s are allowed (put longer text in about)", ctx, text.Count(len(s)), text.Count(MaxNoteLen))
+		return ""
+	}
+	return s
 }
 
 // unknownOp reports a step key that is neither an operation nor note.

@@ -8,7 +8,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/unicode/norm"
+	"golang.org/x/text/unicode/runenames"
 )
 
 // YAML core-schema tags as yaml.v3 resolves them.
@@ -219,10 +222,15 @@ func clip(s string) string {
 	return s[:i] + "..."
 }
 
-// name validates a node name or rule label: a non-empty string of at most
-// MaxNameLen bytes of printable text.
+// name validates a node name, rule label, zone or rack and returns it in
+// Unicode normalization form C, so that names are compared as they look:
+// "é" typed as one character or as "e" and a combining accent is one
+// name. It must be a string of printable text of at most MaxNameLen bytes,
+// and must not be blank or hold what would let two different names look
+// alike (see lookalike).
 func (p *parser) name(n *yaml.Node, what string) (string, bool) {
 	s, ok := p.str(n, what)
+	s = nfc(s)
 	switch {
 	case !ok:
 		return "", false
@@ -232,6 +240,59 @@ func (p *parser) name(n *yaml.Node, what string) (string, bool) {
 	case len(s) > MaxNameLen:
 		p.errorf(n, "%s %q is %d bytes long; at most %d are allowed", what, clip(s), len(s), MaxNameLen)
 		return "", false
+	case !p.checkText(n, what, s):
+		return "", false
 	}
-	return s, p.checkText(n, what, s)
+	if why := lookalike(s); why != "" {
+		p.errorf(n, "%s %s %s", what, quoteVisible(clip(s)), why)
+		return "", false
+	}
+	return s, true
+}
+
+// nfc is s in normalization form C when it is valid UTF-8, for comparing a
+// label as written in expect: or compare: with the rules' labels.
+func nfc(s string) string {
+	if !utf8.ValidString(s) {
+		return s
+	}
+	return norm.NFC.String(s)
+}
+
+// lookalike says why s, printable text, could pass for another name, or
+// returns "": it is blank, starts or ends with a space, has two spaces in
+// a row, a space other than the ASCII one, or an invisible character (see
+// text.Invisible: the marks LRM, RLM and ALM, zero-width spaces and
+// joiners, ...). Each of these makes two names that differ only by it
+// look the same in a table or a figure.
+func lookalike(s string) string {
+	const alike = "names that differ only by it look the same"
+	for _, r := range s {
+		switch {
+		case text.Invisible(r):
+			return fmt.Sprintf("contains the invisible character %s; %s, so remove it", runeName(r), alike)
+		case unicode.IsSpace(r) && r != ' ':
+			return fmt.Sprintf("contains the space character %s; use plain spaces", runeName(r))
+		}
+	}
+	switch {
+	case strings.TrimSpace(s) == "":
+		return "is blank; give it a visible name"
+	case strings.HasPrefix(s, " ") || strings.HasSuffix(s, " "):
+		return "starts or ends with a space; " + alike + ", so remove it"
+	case strings.Contains(s, "  "):
+		return "has two spaces in a row; " + alike + ", so use one"
+	}
+	return ""
+}
+
+// quoteVisible is text.QuoteVisible, the quoting of every message.
+func quoteVisible(s string) string { return text.QuoteVisible(s) }
+
+// runeName names a character for messages: "U+200F (RIGHT-TO-LEFT MARK)".
+func runeName(r rune) string {
+	if name := runenames.Name(r); name != "" {
+		return fmt.Sprintf("U+%04X (%s)", r, name)
+	}
+	return fmt.Sprintf("U+%04X", r)
 }

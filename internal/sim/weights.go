@@ -57,6 +57,41 @@ func ZipfWeights(n int, s float64, total int64, seed uint64) []uint32 {
 	return w
 }
 
+// ZipfAllZero reports whether every one of the n request counts that
+// ZipfWeights gives for exponent s and total rounds to 0 — when even the
+// most popular key's share, total / H with H = Σ_{j=1..n} j^−s, is below
+// one half — and returns H, exact in that narrow case and else estimated
+// within 1%. Integral bounds on H decide in O(1) unless total lies within
+// a hair of H/2; only then is H summed exactly as ZipfWeights sums it.
+func ZipfAllZero(n int, s float64, total int64) (bool, float64) {
+	if total <= 0 {
+		total = DefaultZipfRequests
+	}
+	if n <= 0 {
+		return false, 0
+	}
+	// ∫_1^{n+1} x^−s dx ≤ H ≤ 1 + ∫_1^n x^−s dx.
+	integral := func(b float64) float64 {
+		if math.Abs(s-1) < 1e-12 {
+			return math.Log(b)
+		}
+		return (math.Pow(b, 1-s) - 1) / (1 - s)
+	}
+	lo, hi := integral(float64(n)+1), 1+integral(float64(n))
+	half := 2 * float64(total)
+	switch {
+	case lo > half*(1+1e-9):
+		return true, (lo + hi) / 2
+	case hi < half*(1-1e-9):
+		return false, (lo + hi) / 2
+	}
+	h := 0.0
+	for j := n; j >= 1; j-- {
+		h += detPow(float64(j), -s)
+	}
+	return math.Round(float64(total)*detPow(1, -s)/h) == 0, h
+}
+
 // setWeights fills k.Weight, k.Requests and k.Hot from the spec; gen
 // holds the weights by generation index.
 func (k *KeySet) setWeights(spec KeySpec, seed uint64) {

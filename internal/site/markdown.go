@@ -4,13 +4,16 @@ package site
 // goldmark instance, configured once, with GitHub-flavoured tables, safe
 // mode (raw HTML is dropped), and an AST transformer that
 //
-//   - replaces each paragraph that holds only an image of one of the
+//   - replaces a paragraph that holds only an image of one of the
 //     scenario's own figures (plus the italic caption paragraph after it)
 //     with a figure node that renders the inline SVG in a <figure> (or,
 //     on a page whose figures outgrow the inline budget, a step figure as
-//     a lazily loaded <img> of its page form: see linkSteps),
-//   - wraps every table in a horizontally scrolling region, and
-//   - gives every "Step N: ..." heading the stable id "step-N".
+//     a lazily loaded <img> of its page form: see linkSteps) — once per
+//     figure, other references staying images of the file,
+//   - wraps every table in a horizontally scrolling region,
+//   - gives every "Step N: ..." heading the stable id "step-N", and the
+//     headings of the text before the first section (about:) ids of
+//     their own, "about-...", that cannot take a section's.
 
 import (
 	"bytes"
@@ -147,8 +150,17 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 	figs, _ := pc.Get(figuresKey).(map[string]*svg.Figure)
 	link, _ := pc.Get(linkKey).(bool)
 	src := reader.Source()
+	headingIDs(doc, src)
 	var heads []Heading
-	var figures, tables []ast.Node
+	var tables []ast.Node
+	// Each figure is inlined once, where the report places it (its first
+	// reference after the first section heading) or, when the report does
+	// not, at its first reference; any other reference (an about: that
+	// names a figure thousands of times) stays an image of the file, so
+	// that a page holds each figure's SVG at most once.
+	inline := map[*svg.Figure]*ast.Paragraph{}
+	inSection := map[*svg.Figure]bool{}
+	var refs []*ast.Paragraph // every figure paragraph, in document order
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -160,8 +172,11 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.Paragraph:
-			if figureOf(n, figs) != nil {
-				figures = append(figures, n)
+			if fig := figureOf(n, figs); fig != nil {
+				refs = append(refs, n)
+				if !inSection[fig] && (inline[fig] == nil || len(heads) > 0) {
+					inline[fig], inSection[fig] = n, len(heads) > 0
+				}
 			}
 			return ast.WalkSkipChildren, nil
 		case *extast.Table:
@@ -170,9 +185,10 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		}
 		return ast.WalkContinue, nil
 	})
-	for _, p := range figures {
-		fig := figureOf(p, figs)
-		inlineFigure(p.(*ast.Paragraph), fig, link && fig.Step >= 0)
+	for _, p := range refs {
+		if fig := figureOf(p, figs); inline[fig] == p {
+			inlineFigure(p, fig, link && fig.Step >= 0)
+		}
 	}
 	for _, t := range tables {
 		box := &scrollNode{}
@@ -180,6 +196,33 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		box.AppendChild(box, t)
 	}
 	pc.Set(headingsKey, heads)
+}
+
+// headingIDs gives the headings their anchors again, as goldmark's
+// automatic ids would be without the headings of the text before the
+// first section (the scenario's about:), which get "about-" ones
+// instead: "### Summary" in an about: becomes #about-summary and cannot
+// take #summary from the report's Summary (nor "### Step 1" #step-1).
+func headingIDs(doc *ast.Document, src []byte) {
+	ids := parser.NewContext().IDs()
+	section := false
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !ok || !entering {
+			return ast.WalkContinue, nil
+		}
+		var line []byte
+		if l := h.Lines().Len(); l > 0 {
+			seg := h.Lines().At(l - 1)
+			line = seg.Value(src)
+		}
+		section = section || h.Level == 2
+		if !section && h.Level > 2 {
+			line = append([]byte("about "), line...)
+		}
+		h.SetAttributeString("id", ids.Generate(line, ast.KindHeading))
+		return ast.WalkSkipChildren, nil
+	})
 }
 
 // heading gives a step heading the id "step-N" and describes h.

@@ -100,3 +100,64 @@ func TestRenderBodyLinksStepFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderBodyInlinesEachFigureOnce: an about: that names a figure
+// thousands of times does not multiply the figure's SVG. Each figure is
+// inlined once — where the report places it, or at its first reference
+// when the report does not — and every other reference stays an image of
+// the file, so the page grows with the references, not with their SVG.
+func TestRenderBodyInlinesEachFigureOnce(t *testing.T) {
+	big := "<svg id=\"h\">" + strings.Repeat("<path d=\"M0 0\"/>", 1000) + "</svg>"
+	figs := []svg.Figure{
+		{Name: "history.svg", Kind: "history", Step: -1, SVG: []byte(big)},
+		{Name: "step-0-rings.svg", Kind: "rings", Step: 0, SVG: []byte(`<svg id="r0"></svg>`)},
+	}
+	about := strings.Repeat("![x](history.svg)\n\n![y](step-0-rings.svg)\n\n", 2000)
+	md := "# T\n\n" + about + "## Summary\n\n![History](history.svg)\n\n*Caption.*\n\n## Step 0: start\n\nNo figure here.\n"
+	body, _, err := renderBody([]byte(md), figs, DefaultInlineBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(body)
+	if n := strings.Count(html, `<svg id="h">`); n != 1 {
+		t.Errorf("history.svg inlined %d times, want once", n)
+	}
+	if n := strings.Count(html, `<svg id="r0">`); n != 1 {
+		t.Errorf("step-0-rings.svg inlined %d times, want once", n)
+	}
+	if n := strings.Count(html, `id="fig-history"`) + strings.Count(html, `id="fig-step-0-rings"`); n != 2 {
+		t.Errorf("%d figure ids, want 2 (one each)", n)
+	}
+	// The report's own placement wins: the history chart is inlined in
+	// the Summary with its caption, not in the about.
+	if want := "<h2 id=\"summary\">Summary</h2>\n<figure class=\"fig fig-history\" id=\"fig-history\">\n" + big + "\n<figcaption>Caption.</figcaption>"; !strings.Contains(html, want) {
+		t.Errorf("history.svg is not inlined where the report places it")
+	}
+	if n := strings.Count(html, `<img src="history.svg" alt="x">`); n != 2000 {
+		t.Errorf("%d references to history.svg as images, want 2000", n)
+	}
+	if len(html) > len(md)*3+2*len(big) {
+		t.Errorf("page is %d bytes for %d bytes of Markdown and %d of SVG", len(html), len(md), len(big))
+	}
+}
+
+// TestRenderBodyAboutHeadings: headings in the about: text (before the
+// first section, also inside a quote) get anchors of their own, so that
+// the report's sections keep #summary and #step-1 and no id is used twice.
+func TestRenderBodyAboutHeadings(t *testing.T) {
+	md := "# T\n\n### Summary\n\n### Step 1\n\n> ### Setup\n\n## Setup\n\n## Summary\n\n## Step 1: add c\n\n### Summary\n"
+	body, heads, err := renderBody([]byte(md), nil, DefaultInlineBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(body)
+	for _, want := range []string{`<h1 id="t">`, `<h3 id="about-summary">`, `<h3 id="about-step-1">`, `<h3 id="about-setup">`,
+		`<h2 id="setup">`, `<h2 id="summary">`, `<h2 id="step-1">`, `<h3 id="summary-1">`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("body lacks %s:\n%s", want, html)
+		}
+	}
+	if len(heads) != 3 || heads[0].ID != "setup" || heads[1].ID != "summary" || heads[2].ID != "step-1" {
+		t.Errorf("sections %+v", heads)
+	}
+}

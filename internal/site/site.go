@@ -104,7 +104,8 @@ func ParseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 	out := make([]*sim.Scenario, len(inputs))
 	plans := make([]sweep.Plan, len(inputs))
 	var errs []error
-	names := map[string]string{}
+	names := map[string]string{}  // output name → file
+	folded := map[string]string{} // folderKey → output name
 	for i, in := range inputs {
 		s, plan, err := scenario.ParseStudy(in.Path, in.Src, scenario.Options{ReadFile: in.ReadFile, Limits: in.Limits})
 		plans[i] = plan
@@ -113,13 +114,44 @@ func ParseStudies(inputs []Input) ([]*sim.Scenario, []sweep.Plan, error) {
 			continue
 		}
 		s.Name = Name(in.Path)
-		if prev, dup := names[s.Name]; dup {
-			errs = append(errs, fmt.Errorf("%s: output name %q is already used by %s; rename one of the files", text.Path(in.Path), s.Name, text.Path(prev)))
+		key, file := folderKey(s.Name), scenario.FileName(in.Path)
+		switch prev, dup := names[s.Name]; {
+		case slices.ContainsFunc(SiteFiles, func(f string) bool { return folderKey(f) == key }):
+			errs = append(errs, fmt.Errorf("%s: output name %q is taken by the site's own %s; rename the file", file, s.Name, siteFile(key)))
+		case dup:
+			errs = append(errs, fmt.Errorf("%s: output name %q is already used by %s; rename one of the files", file, s.Name, scenario.FileName(prev)))
+		case folded[key] != "":
+			other := folded[key]
+			errs = append(errs, fmt.Errorf("%s: output name %q and %q of %s are one folder on macOS and Windows, which ignore case (and a final dot); rename one of the files", file, s.Name, other, scenario.FileName(names[other])))
 		}
 		names[s.Name] = in.Path
+		if folded[key] == "" {
+			folded[key] = s.Name
+		}
 		out[i] = s
 	}
 	return out, plans, errors.Join(errs...)
+}
+
+// SiteFiles are the files a build writes at the top of the output folder,
+// beside the scenarios' folders; no scenario's folder may take their
+// names.
+var SiteFiles = []string{"index.html", "README.md"}
+
+// folderKey is the name a case-insensitive file system (macOS's, Windows')
+// sees: Unicode case folded, and on Windows a final dot or space ignored.
+func folderKey(name string) string {
+	return strings.ToLower(strings.TrimRight(name, ". "))
+}
+
+// siteFile is the site file whose folderKey is key.
+func siteFile(key string) string {
+	for _, f := range SiteFiles {
+		if folderKey(f) == key {
+			return f
+		}
+	}
+	return key
 }
 
 // Name derives a scenario's output folder name from its file name: the

@@ -20,11 +20,11 @@ import (
 // Every message that names a file goes through Path (or PathError).
 func Path(p string) string {
 	if p == "" || p != strings.TrimSpace(p) || !utf8.ValidString(p) {
-		return strconv.Quote(p)
+		return QuoteVisible(p)
 	}
 	for _, r := range p {
-		if r == '"' || r == '\\' || !strconv.IsPrint(r) {
-			return strconv.Quote(p)
+		if r == '"' || r == '\\' || !strconv.IsPrint(r) || Invisible(r) {
+			return QuoteVisible(p)
 		}
 	}
 	return p
