@@ -81,7 +81,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] && c.name != "help" {
-			return c.run([]string{"-h"}, stdout, stderr)
+			return c.run([]string{"-h"}, stdout, stdout) // asked for: on stdout
 		}
 	}
 	fmt.Fprintf(stderr, "ringreport help: unknown command %q\n", args[0])
