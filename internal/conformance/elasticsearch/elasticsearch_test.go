@@ -38,7 +38,7 @@ const nKeys = 1800
 func validKeys(t *testing.T) [][]byte {
 	t.Helper()
 	var out [][]byte
-	for _, k := range keys(nKeys) {
+	for _, k := range lab.Keys(nKeys) {
 		if utf8.Valid(k) {
 			out = append(out, k)
 		}

@@ -145,7 +145,7 @@ func kafkajsPartitions(t *testing.T, ks [][]byte) [][]int {
 }
 
 func TestKafkaJS(t *testing.T) {
-	ks := keys(nKeys)
+	ks := lab.Keys(nKeys)
 	rows := kafkajsPartitions(t, ks)
 	ref := func(i, c int) int { return rows[i][c] }
 	mismatches(t, kafka.KafkaJS, ks, ref)
@@ -157,7 +157,7 @@ func TestKafkaJS(t *testing.T) {
 }
 
 func TestSarama(t *testing.T) {
-	ks := keys(nKeys)
+	ks := lab.Keys(nKeys)
 	for _, c := range []struct {
 		client kafka.Client
 		ctor   sarama.PartitionerConstructor
@@ -179,7 +179,7 @@ func TestSarama(t *testing.T) {
 }
 
 func TestFranzGo(t *testing.T) {
-	ks := keys(nKeys)
+	ks := lab.Keys(nKeys)
 	sticky := kgo.StickyKeyPartitioner(nil).ForTopic("t")
 	mismatches(t, kafka.FranzGo, ks, func(i, ci int) int {
 		return sticky.Partition(&kgo.Record{Key: ks[i]}, counts[ci])
@@ -254,7 +254,7 @@ func TestLibrdkafka(t *testing.T) {
 		t.Fatal(err)
 	}
 	lab.Run(t, gcc, "-O1", "-o", bin, src, "-lrdkafka")
-	ks := keys(nKeys)
+	ks := lab.Keys(nKeys)
 	args := []string{writeKeys(t, tmp, ks)}
 	for _, n := range counts {
 		args = append(args, strconv.Itoa(n))
@@ -269,7 +269,7 @@ func TestLibrdkafka(t *testing.T) {
 // Owners(h, 1) is the live leader of the partition kafkajs chose, under
 // both assigners.
 func TestStories(t *testing.T) {
-	ks := keys(nKeys)
+	ks := lab.Keys(nKeys)
 	rows := kafkajsPartitions(t, ks)
 	const at = 2 // counts[2] = 12 partitions
 	s := func(name string, w int) profile.Server { return profile.Server{Name: name, Weight: w} }

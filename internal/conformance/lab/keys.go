@@ -1,4 +1,4 @@
-package elasticsearch_test
+package lab
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// keys returns n varied keys, the same on every run: ASCII words, hash
+// Keys returns n varied keys, the same on every run: ASCII words, hash
 // tags, numbers, CJK, emoji, combining marks, right-to-left scripts, the
 // empty key, and random bytes (not always valid UTF-8), 0 to 200 bytes.
-func keys(n int) [][]byte {
+func Keys(n int) [][]byte {
 	rng := rand.New(rand.NewPCG(2026, 11))
 	pieces := []string{"user", "order", "{user1}.x", "{tag}", "日本語", "键值", "한국어",
 		"😀", "🔑🚀", "e\u0301", "a\u0308\u0323", "שלום", "مرحبا", "ß", "Ω", "\u200f", "-", ":", "/"}
