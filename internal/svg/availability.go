@@ -15,18 +15,6 @@ func availabilityFigure(res *sim.Result) Figure {
 	title := "Keys below quorum and unavailable, per step and rule"
 	caption := availabilityCaption(res)
 	sts := styles(res)
-	items := ruleSwatches(ruleLabels(res), sts, true, false)
-	hd := headingOf(res.Scenario.Title, "Availability: keys below quorum (light) and with no live replica (dark)", figW)
-	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
-	top := hd.h + 6 + lh + 22
-	h := top + 180 + 40
-	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.hatchPatterns(sts)
-	c.heading(hd)
-	c.rowLegend(items, 8, hd.h+6, figW-16)
-	steps := len(res.Timeline.States)
-	right := figW - 12.0 // no end labels: the legend names the bars
-	gw := (right - plotL) / float64(steps)
 	k := float64(res.Keys.Len())
 	hi := 0.0
 	for _, rr := range res.Rules {
@@ -34,22 +22,16 @@ func availabilityFigure(res *sim.Result) Figure {
 			hi = max(hi, float64(max(sr.BelowQuorum, sr.Unavailable))/k)
 		}
 	}
-	s := niceScale(hi, 5, false, top+180, top)
-	c.yAxis(s, plotL, right, "share of keys", true)
-	slot := gw * 0.84 / float64(len(res.Rules))
-	for i := range steps {
-		gx := plotL + float64(i)*gw + gw*0.08
-		for r, rr := range res.Rules {
-			sr := &rr.Steps[i]
-			x := gx + float64(r)*slot + slot*0.1
+	return shareChart{name: name, kind: "availability", title: title, caption: caption,
+		subtitle: "Availability: keys below quorum (light) and with no live replica (dark)",
+		items:    ruleSwatches(ruleLabels(res), sts, true, false), styles: sts, series: len(res.Rules), max: hi,
+		bar: func(c *canvas, s scale, i, r int, x, w float64) {
+			sr := &res.Rules[r].Steps[i]
 			yq := s.y(float64(max(sr.BelowQuorum, sr.Unavailable)) / k)
-			c.rect(x, yq, slot*0.8, s.bottom-yq, attr("fill", sts[r].color), attr("fill-opacity", "0.4"))
+			c.rect(x, yq, w, s.bottom-yq, attr("fill", sts[r].color), attr("fill-opacity", "0.4"))
 			yu := s.y(float64(sr.Unavailable) / k)
-			c.bar(sts[r], x, yu, slot*0.8, s.bottom-yu)
-		}
-	}
-	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
-	return c.figure(Figure{Name: name, Kind: "availability", Step: -1, Title: title, Caption: caption})
+			c.bar(sts[r], x, yu, w, s.bottom-yu)
+		}}.draw(res)
 }
 
 // availability reports whether any rule at any step has keys below quorum

@@ -25,30 +25,14 @@ func migrationFigure(res *sim.Result) Figure {
 			c.bar(st, x, y-9, 12, 10)
 		}})
 	}
-	hd := headingOf(res.Scenario.Title, "Switching rules: keys whose owner differs, at every step", figW)
-	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
-	top := hd.h + 6 + lh + 22
-	h := top + 180 + 40
-	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.hatchPatterns(sts)
-	c.heading(hd)
-	c.rowLegend(items, 8, hd.h+6, figW-16)
-	steps := len(res.Timeline.States)
-	right := figW - 12.0 // no end labels: the legend names the bars
-	gw := (right - plotL) / float64(steps)
-	s := niceScale(1, 5, false, top+180, top)
-	c.yAxis(s, plotL, right, "share of keys", true)
 	k := float64(res.Keys.Len())
-	slot := gw * 0.84 / float64(len(res.Migrations))
-	for i := range steps {
-		gx := plotL + float64(i)*gw + gw*0.08
-		for m, mr := range res.Migrations {
-			y := s.y(float64(mr.Steps[i].Differ) / k)
-			c.bar(sts[m], gx+float64(m)*slot+slot*0.1, y, slot*0.8, s.bottom-y)
-		}
-	}
-	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
-	return c.figure(Figure{Name: name, Kind: "migrations", Step: -1, Title: title, Caption: caption})
+	return shareChart{name: name, kind: "migrations", title: title, caption: caption,
+		subtitle: "Switching rules: keys whose owner differs, at every step",
+		items:    items, styles: sts, series: len(res.Migrations), max: 1,
+		bar: func(c *canvas, s scale, i, m int, x, w float64) {
+			y := s.y(float64(res.Migrations[m].Steps[i].Differ) / k)
+			c.bar(sts[m], x, y, w, s.bottom-y)
+		}}.draw(res)
 }
 
 // ruleIndex is the position of the rule labelled label.
