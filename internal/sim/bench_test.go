@@ -184,6 +184,7 @@ func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...Step) *stepBen
 		b.Fatal(errs[0])
 	}
 	res := &Result{Scenario: s, Keys: keySetOf(k), Timeline: tl}
+	res.keyCell = stripOffsets(res.Keys.Gen)
 	e := res.env()
 	p, err := newPlacer(spec, e)
 	if err != nil {

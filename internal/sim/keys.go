@@ -30,10 +30,6 @@ type KeySet struct {
 	// heaviest first (ties by generation order), or is nil unweighted.
 	Hot []int
 
-	// keyCell holds each key's KeyOrder strip cell times stripStride, by
-	// canonical index: the offset of its counts in a flat strip.
-	keyCell []uint16
-
 	prefix  string
 	feistel [4]uint32 // round keys of the seeded numbering
 	list    []string  // explicit keys in file order, or nil
@@ -55,7 +51,6 @@ func NewKeySet(spec KeySpec, seed uint64) *KeySet {
 		n = len(spec.List)
 	}
 	k.Pos, k.Gen = unpackSorted(radixSort(k.packedPositions(n)))
-	k.keyCell = stripOffsets(k.Gen)
 	k.setWeights(spec, seed)
 	return k
 }
@@ -87,21 +82,6 @@ func (k *KeySet) number(g uint32) uint32 {
 	}
 	return uint32(l)<<16 | uint32(r)
 }
-
-// stripOffsets returns, for every key, the offset stripStride·⌊g·n/K⌋ of
-// the strip cell of its place g in a strip's order (see Strip), so that
-// the tracker counts a moved key with one load rather than a multiply.
-func stripOffsets(places []uint32) []uint16 {
-	cells := newStripIndex(len(places))
-	out := make([]uint16, len(places))
-	for k, g := range places {
-		out[k] = uint16(cells.of(g) * stripStride)
-	}
-	return out
-}
-
-// The largest offset stripOffsets writes fits a uint16.
-var _ = [1]int{}[(MaxStripCells*stripStride-1)>>16]
 
 // packedPositions returns Hash32 of each of the n keys in generation
 // order, packed as position<<32 | generation index. A generated key's

@@ -31,6 +31,7 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 		return nil, fmt.Errorf("invalid scenario: %w", errs[0])
 	}
 	res := &Result{Scenario: s, Keys: NewKeySet(s.Keys, s.Seed), Timeline: tl}
+	res.keyCell = stripOffsets(res.Keys.Gen)
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))
 	errc := make([]error, len(specs))

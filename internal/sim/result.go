@@ -14,6 +14,11 @@ type Result struct {
 	Rules []RuleResult
 	// Migrations holds one entry per Scenario.Migrations, in order.
 	Migrations []MigrationResult
+
+	// keyCell holds each key's KeyOrder strip cell times stripStride, by
+	// canonical index: the offset of its counts in a flat strip, shared
+	// by the trackers of every rule (see stripOffsets).
+	keyCell []uint16
 }
 
 // RuleResult is one rule's replay.

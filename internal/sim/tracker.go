@@ -394,3 +394,18 @@ func (s stripIndex) of(g uint32) int {
 	hi, _ := bits.Mul64(s.m, uint64(g)*s.n)
 	return int(hi)
 }
+
+// stripOffsets returns, for every key, the offset stripStride·⌊g·n/K⌋ of
+// the strip cell of its place g in a strip's order (see Strip), so that
+// the tracker counts a moved key with one load rather than a multiply.
+func stripOffsets(places []uint32) []uint16 {
+	cells := newStripIndex(len(places))
+	out := make([]uint16, len(places))
+	for k, g := range places {
+		out[k] = uint16(cells.of(g) * stripStride)
+	}
+	return out
+}
+
+// The largest offset stripOffsets writes fits a uint16.
+var _ = [1]int{}[(MaxStripCells*stripStride-1)>>16]

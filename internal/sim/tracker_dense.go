@@ -18,7 +18,7 @@ package sim
 func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 	cur := t.cur[0]
 	t.takeDense(cur)
-	m := pairMoves{cur: cur, owners: owners, pairs: t.pairTable(acc), keyCell: t.res.Keys.keyCell,
+	m := pairMoves{cur: cur, owners: owners, pairs: t.pairTable(acc), keyCell: t.res.keyCell,
 		ko: t.flatStrip()}
 	ho := t.strip.HashOrder
 	var buf [moveBlock]uint32
@@ -65,7 +65,7 @@ type pairMoves struct {
 	// the low two bits and its moved keys above them. Its fixed size
 	// spares count the bounds checks, and the registers they would take.
 	pairs   *[1 << (2 * pairShift)]uint32
-	keyCell []uint16   // KeySet.keyCell
+	keyCell []uint16   // Result.keyCell
 	ko      *flatStrip // the KeyOrder strip
 }
 

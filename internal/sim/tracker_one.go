@@ -53,7 +53,7 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 	var mk movedKeys
 	for base := 0; base < len(owners); base += moveBlock {
 		moved := movedIn(&buf, cur, keys, owners, base)
-		mk.gather(moved, keys, t.res.Keys.keyCell, rank)
+		mk.gather(moved, keys, t.res.keyCell, rank)
 		for i, jj := range moved {
 			j, k := int(jj), int(mk.key[i])
 			c, o := owners[j], cur[k]
@@ -101,7 +101,7 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store boo
 }
 
 // movedKeys holds, for a block of moved entries, each one's key, the
-// offset of its KeyOrder strip cell (KeySet.keyCell) and its place in the
+// offset of its KeyOrder strip cell (Result.keyCell) and its place in the
 // rule's order.
 type movedKeys struct {
 	key, place [moveBlock]uint32
