@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/prose"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
@@ -98,7 +99,7 @@ func keySource(res *sim.Result) string {
 	}
 	prefix := ks.Prefix
 	if prefix == "" {
-		prefix = sim.DefaultKeyPrefix
+		prefix = keys.DefaultKeyPrefix
 	}
 	return fmt.Sprintf("generated from seed %d as %q followed by a number%s", res.Scenario.Seed, prefix, example)
 }

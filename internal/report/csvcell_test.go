@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -27,7 +28,7 @@ func TestCSVOutputsNeutraliseFormulas(t *testing.T) {
 		kind := []string{"ring", "modulo", "jump"}[i%3]
 		rules = append(rules, sim.RuleSpec{Kind: kind, Label: l, VNodes: 8})
 	}
-	s := &sim.Scenario{Name: "formulas", Title: "formulas", Seed: 4, Keys: sim.KeySpec{Count: 300}, Replicas: 1,
+	s := &sim.Scenario{Name: "formulas", Title: "formulas", Seed: 4, Keys: keys.KeySpec{Count: 300}, Replicas: 1,
 		Nodes: names("=a", "+b", "-c", "@d"), Rules: rules,
 		Steps:      []sim.Step{{Op: sim.OpAdd, Nodes: names("=HYPERLINK(\"x\")")}, {Op: sim.OpRemove, Nodes: names("-c")}},
 		Migrations: []sim.Migration{{From: formulaLabels[0], To: formulaLabels[1]}, {From: formulaLabels[2], To: formulaLabels[3]}}}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/golden"
+	"github.com/ringreport/ringreport/internal/keys"
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/yuin/goldmark"
@@ -49,7 +50,7 @@ func hostile() *sim.Scenario {
 		Name:     "hostile",
 		Title:    "<script>alert(1)</script> | *title*",
 		Seed:     3,
-		Keys:     sim.KeySpec{Count: 50},
+		Keys:     keys.KeySpec{Count: 50},
 		Nodes:    names("<script>alert(1)</script>", "a|b", `"><svg onload=x>`, "[x](javascript:y)", "https://evil.example/x", "www.evil.example", "$x^2$"),
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "<b>r|ng</b>", VNodes: 8}, {Kind: "modulo", Label: "`m`\\"}},
 		Replicas: 2,

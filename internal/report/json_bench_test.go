@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -13,7 +14,7 @@ import (
 // has about nodes² transfer pairs: the case that made data.json
 // quadratic in the cluster size.
 func scaleModulo(keys, nodes, steps int) *sim.Scenario {
-	s := &sim.Scenario{Name: "scale", Title: "scale", Seed: 1, Keys: sim.KeySpec{Count: keys},
+	s := &sim.Scenario{Name: "scale", Title: "scale", Seed: 1, Keys: keys.KeySpec{Count: keys},
 		Rules: []sim.RuleSpec{{Kind: "modulo"}}, Replicas: 1}
 	for i := range nodes {
 		s.Nodes = append(s.Nodes, sim.NodeSpec{Name: fmt.Sprintf("node-%d", i+1)})

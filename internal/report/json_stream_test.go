@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/text"
@@ -21,7 +22,7 @@ import (
 // and sweeps over integer and epsilon values and seeds alone.
 func TestJSONMatchesReference(t *testing.T) {
 	migrating := studyScenario("migrating")
-	migrating.Keys = sim.KeySpec{Count: 2000, Zipf: 1.1, Requests: 50000}
+	migrating.Keys = keys.KeySpec{Count: 2000, Zipf: 1.1, Requests: 50000}
 	migrating.Migrations = []sim.Migration{{From: "ring", To: "modulo"}}
 	bounded := studyScenario("bounded")
 	bounded.Rules = []sim.RuleSpec{{Kind: "bounded", Label: "b"}, {Kind: "multiprobe", Label: "mp"}, {Kind: "maglev", Label: "mg"}}

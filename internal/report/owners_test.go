@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -16,7 +17,7 @@ import (
 // preference list must be the probe's.
 func TestOwnersCSVMatchesProbes(t *testing.T) {
 	keys := []string{"=cmd|' /C calc'!A0", "user:1", "user:2", "{tag}x", "日本"}
-	s := &sim.Scenario{Name: "o", Title: "o", Seed: 2, Keys: sim.KeySpec{List: keys},
+	s := &sim.Scenario{Name: "o", Title: "o", Seed: 2, Keys: keys.KeySpec{List: keys},
 		Nodes:    []sim.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}, {Name: "c", Weight: 2}},
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "slots", Label: "slots"}, {Kind: "cassandra", Label: "cassandra"}},
 		Replicas: 2, Probes: keys,

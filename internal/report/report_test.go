@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 )
@@ -186,7 +187,7 @@ func TestLargeCluster(t *testing.T) {
 	for j := range 30 {
 		ns = append(ns, fmt.Sprintf("n%02d", j))
 	}
-	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: sim.KeySpec{Count: 3000}, Nodes: names(ns...),
+	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: names(ns...),
 		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "jump"}}, Replicas: 1,
 		Steps: []sim.Step{{Op: sim.OpFail, Nodes: names("n03", "n07")}, {Op: sim.OpAdd, Nodes: names("x")}}}
 	res := replay(t, s)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -20,7 +21,7 @@ func requestSource(res *sim.Result) string {
 	case ks.Zipf > 0:
 		req := ks.Requests
 		if req == 0 {
-			req = sim.DefaultZipfRequests
+			req = keys.DefaultZipfRequests
 		}
 		return fmt.Sprintf("Zipf-distributed with exponent s = %s: the key of popularity rank r gets round(%s · r^−s / H) requests (ranks shuffled by the seed), %s requests in all",
 			strconv.FormatFloat(ks.Zipf, 'f', -1, 64), count(int(req)), count(int(res.Keys.Requests)))

@@ -3,6 +3,7 @@ package report
 import (
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 )
@@ -19,7 +20,7 @@ func ringWalkthrough() *sim.Scenario {
 		Title:    "Ring: what a membership change costs",
 		About:    "Consistent hashing moves about 1/n of the keys when a node joins; *modulo* moves almost all of them.\n\nThis walkthrough replays the same changes under both rules.",
 		Seed:     1,
-		Keys:     sim.KeySpec{Count: 900},
+		Keys:     keys.KeySpec{Count: 900},
 		Nodes:    names("a", "b", "c", "d", "e"),
 		Rules:    []sim.RuleSpec{{Kind: "ring", VNodes: 160}, {Kind: "modulo"}},
 		Replicas: 1,
@@ -52,7 +53,7 @@ func replicated() *sim.Scenario {
 		Name:     "replicas",
 		Title:    "Three replicas on four nodes",
 		Seed:     7,
-		Keys:     sim.KeySpec{Count: 600, Prefix: "user:"},
+		Keys:     keys.KeySpec{Count: 600, Prefix: "user:"},
 		Nodes:    names("n1", "n2", "n3", "n4"),
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring-100", VNodes: 100}, {Kind: "modulo"}},
 		Replicas: 3,

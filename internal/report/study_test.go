@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/golden"
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/sweep"
@@ -17,7 +18,7 @@ import (
 // joining: the base of the sweep and seeds golden tests.
 func studyScenario(name string) *sim.Scenario {
 	return &sim.Scenario{
-		Name: name, Title: "Points per node, swept", Seed: 5, Keys: sim.KeySpec{Count: 3000},
+		Name: name, Title: "Points per node, swept", Seed: 5, Keys: keys.KeySpec{Count: 3000},
 		Nodes: sweep.GeneratedNodes(8), Replicas: 1,
 		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
 		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: names("node-9")}},

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -171,7 +172,7 @@ func TestTransfersCSV(t *testing.T) {
 // quoting read back as CSVCell makes them, byte for byte what
 // encoding/csv writes; without request counts the column is empty.
 func TestTransfersCSVCells(t *testing.T) {
-	s := &sim.Scenario{Name: "cells", Title: "cells", Seed: 1, Keys: sim.KeySpec{Count: 500}, Replicas: 1,
+	s := &sim.Scenario{Name: "cells", Title: "cells", Seed: 1, Keys: keys.KeySpec{Count: 500}, Replicas: 1,
 		Nodes: names("=1+1", "-2", "a,b", `"q"`, " lead", "+x", "@sum", `\.`, "plain", "multi\nline"),
 		Rules: []sim.RuleSpec{{Kind: "modulo", Label: "=HYPERLINK(1)"}, {Kind: "ring", Label: "ring, 8", VNodes: 8}},
 		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: names("\tnew")}, {Op: sim.OpRemove, Nodes: names("-2")}}}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
 )
@@ -22,16 +22,16 @@ const keysWant = `a count such as 1000, {count: 1000, prefix: "user:"}, {count: 
 
 // keys decodes the key set: a count, {count, prefix, zipf, requests} or
 // {file, weights}.
-func (p *parser) keys(n *yaml.Node) sim.KeySpec {
+func (p *parser) keys(n *yaml.Node) keys.KeySpec {
 	if isInt(n) {
 		c, _ := p.limited(n, "keys", "keys", p.lim.Keys, "-max-keys")
-		return sim.KeySpec{Count: c}
+		return keys.KeySpec{Count: c}
 	}
 	fs, ok := p.fields(n, "keys", keysWant)
 	if !ok {
-		return sim.KeySpec{}
+		return keys.KeySpec{}
 	}
-	var ks sim.KeySpec
+	var ks keys.KeySpec
 	var at keyFields
 	for _, f := range fs {
 		switch f.key.Value {
@@ -109,8 +109,8 @@ func (p *parser) keysCombine(n *yaml.Node, f *keyFields) bool {
 // zipf validates a Zipf exponent: a number in (0, sim.MaxZipf].
 func (p *parser) zipf(n *yaml.Node) float64 {
 	s, ok := p.positive(n, "keys zipf")
-	if ok && s > sim.MaxZipf {
-		p.errorf(n, "keys zipf must be at most %d; got %s", sim.MaxZipf, n.Value)
+	if ok && s > keys.MaxZipf {
+		p.errorf(n, "keys zipf must be at most %d; got %s", keys.MaxZipf, n.Value)
 		return 0
 	}
 	return s
@@ -119,8 +119,8 @@ func (p *parser) zipf(n *yaml.Node) float64 {
 // checkZipf refuses Zipf keys whose request counts would all round to 0,
 // as a keys file whose weights are all 0 is refused: there would be no
 // requests to report on.
-func (p *parser) checkZipf(ks sim.KeySpec, at keyFields) {
-	zero, h := sim.ZipfAllZero(ks.Count, ks.Zipf, ks.Requests)
+func (p *parser) checkZipf(ks keys.KeySpec, at keyFields) {
+	zero, h := keys.ZipfAllZero(ks.Count, ks.Zipf, ks.Requests)
 	if !zero {
 		return
 	}
@@ -129,7 +129,7 @@ func (p *parser) checkZipf(ks sim.KeySpec, at keyFields) {
 		where = at.requests
 	}
 	if total == 0 {
-		total = sim.DefaultZipfRequests
+		total = keys.DefaultZipfRequests
 	}
 	p.errorf(where, "keys: zipf %s spreads %s over %s keys so thinly that every key gets 0; give at least %s requests, or a larger exponent",
 		strconv.FormatFloat(ks.Zipf, 'g', -1, 64), text.Plural(int(total), "request", "requests"), text.Count(ks.Count), text.Count(int(math.Ceil(h/2))))
@@ -138,12 +138,12 @@ func (p *parser) checkZipf(ks sim.KeySpec, at keyFields) {
 // requests validates the total request count of Zipf keys.
 func (p *parser) requests(n *yaml.Node) int64 {
 	if !isInt(n) {
-		p.typeError(n, "keys requests", "a whole number from 1 to "+text.Count(sim.MaxRequests))
+		p.typeError(n, "keys requests", "a whole number from 1 to "+text.Count(keys.MaxRequests))
 		return 0
 	}
 	v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
-	if err != nil || v < 1 || v > sim.MaxRequests {
-		p.errorf(n, "keys requests must be from 1 to %s; got %s", text.Count(sim.MaxRequests), n.Value)
+	if err != nil || v < 1 || v > keys.MaxRequests {
+		p.errorf(n, "keys requests must be from 1 to %s; got %s", text.Count(keys.MaxRequests), n.Value)
 		return 0
 	}
 	return v

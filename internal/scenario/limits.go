@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
@@ -220,7 +221,7 @@ func estimate(s *sim.Scenario, tl *sim.Timeline) cost {
 }
 
 // keyCount is the number of keys a KeySpec describes.
-func keyCount(k sim.KeySpec) int {
+func keyCount(k keys.KeySpec) int {
 	if k.List != nil {
 		return len(k.List)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -49,7 +50,7 @@ var fullWant = &sim.Scenario{
 	Title: "Adding and removing nodes",
 	About: "Nine hundred keys, five nodes, two rules.\n",
 	Seed:  7,
-	Keys:  sim.KeySpec{Count: 900, Prefix: "user:"},
+	Keys:  keys.KeySpec{Count: 900, Prefix: "user:"},
 	Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c", Weight: 2}, {Name: "d"}, {Name: "e"}},
 	Rules: []sim.RuleSpec{
 		{Kind: "ring", Label: "ring"},
@@ -82,7 +83,7 @@ var fullWant = &sim.Scenario{
 // gives, for tests to adjust.
 func minimal(name string) *sim.Scenario {
 	return &sim.Scenario{
-		Name: name, Title: "T", Seed: sim.DefaultSeed, Keys: sim.KeySpec{Count: 10},
+		Name: name, Title: "T", Seed: sim.DefaultSeed, Keys: keys.KeySpec{Count: 10},
 		Nodes: []sim.NodeSpec{{Name: "a"}}, Rules: defaultRules(), Replicas: 1,
 	}
 }
@@ -114,7 +115,7 @@ func TestParseValid(t *testing.T) {
 		}},
 		{"file.yaml", "title: T\nkeys: {file: sub/keys.txt}\nnodes: [a]\n", func() *sim.Scenario {
 			s := minimal("file")
-			s.Keys = sim.KeySpec{List: []string{"k1", " k2", "k3"}}
+			s.Keys = keys.KeySpec{List: []string{"k1", " k2", "k3"}}
 			return s
 		}},
 		{"anchor.yaml", "title: T\nkeys: 10\nnodes: &n [a]\nrules: [jump, rendezvous, slots]\nprobes: []\nsteps: []\n", func() *sim.Scenario {
@@ -235,7 +236,7 @@ func TestParseValidFile(t *testing.T) {
 	}
 	want := &sim.Scenario{
 		Name: "keys-file", Title: "Keys from a file", About: "The keys come from data/keys.txt, one per line.",
-		Seed: sim.DefaultSeed, Keys: sim.KeySpec{List: []string{"user:1", "user:2", "user:42", "user:1"}},
+		Seed: sim.DefaultSeed, Keys: keys.KeySpec{List: []string{"user:1", "user:2", "user:42", "user:1"}},
 		Nodes:    []sim.NodeSpec{{Name: "cache-a"}, {Name: "cache-b", Weight: 2}, {Name: "cache-c"}},
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "jump", Label: "jump", Hash: "md5"}},
 		Replicas: 1, Probes: []string{"user:42"},

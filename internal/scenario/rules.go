@@ -7,12 +7,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"go.yaml.in/yaml/v3"
 )
 
 // HashNames are the key hashes a rule's hash parameter may name.
-var HashNames = sim.HashNames
+var HashNames = keys.HashNames
 
 // ruleMapKeys are every key a rule mapping may hold.
 func ruleMapKeys() []string { return append([]string{"rule", "label"}, sim.ParamNames()...) }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
 )
@@ -18,7 +18,7 @@ import (
 // is reported by its line number in the file, with how many more there
 // are; counts that are all 0 are an error too.
 func (p *parser) weightedKeys(n *yaml.Node, rel string, data []byte, lines []string) ([]string, []uint32) {
-	keys, weights := make([]string, 0, len(lines)), make([]uint32, 0, len(lines))
+	list, weights := make([]string, 0, len(lines)), make([]uint32, 0, len(lines))
 	var first string
 	bad, lineNo := 0, 0
 	var total uint64
@@ -27,7 +27,7 @@ func (p *parser) weightedKeys(n *yaml.Node, rel string, data []byte, lines []str
 		raw, data, _ = bytes.Cut(data, []byte("\n"))
 		lineNo++
 		line := string(bytes.TrimSuffix(raw, []byte("\r")))
-		if strings.TrimSpace(line) == "" || (len(keys)+bad == 0 && strings.EqualFold(strings.ReplaceAll(line, " ", ""), "key,weight")) {
+		if strings.TrimSpace(line) == "" || (len(list)+bad == 0 && strings.EqualFold(strings.ReplaceAll(line, " ", ""), "key,weight")) {
 			continue
 		}
 		w, why := splitWeighted(line)
@@ -38,7 +38,7 @@ func (p *parser) weightedKeys(n *yaml.Node, rel string, data []byte, lines []str
 			bad++
 			continue
 		}
-		keys, weights = append(keys, line[:strings.LastIndexByte(line, ',')]), append(weights, w)
+		list, weights = append(list, line[:strings.LastIndexByte(line, ',')]), append(weights, w)
 		total += uint64(w)
 	}
 	switch {
@@ -48,13 +48,13 @@ func (p *parser) weightedKeys(n *yaml.Node, rel string, data []byte, lines []str
 			more = " (and " + text.Count(bad-1) + " more bad " + plural(bad-1, "line", "lines") + ")"
 		}
 		p.errorf(n, "keys file %q: %s%s; each line of a weighted keys file is key,weight with a whole number of requests from 0 to %s, such as user:42,1500",
-			rel, first, more, text.Count(sim.MaxWeight))
-	case len(keys) == 0:
+			rel, first, more, text.Count(keys.MaxWeight))
+	case len(list) == 0:
 		p.errorf(n, "keys file %q holds no keys; put one key,weight line per key", rel)
 	case total == 0:
 		p.errorf(n, "keys file %q: every weight is 0; give the keys their request counts", rel)
 	default:
-		return keys, weights
+		return list, weights
 	}
 	return nil, nil
 }
@@ -80,7 +80,7 @@ func splitWeighted(line string) (uint32, string) {
 		return 0, "has the weight " + clip(raw) + ", above the largest"
 	case err != nil:
 		return 0, "has the weight " + strconv.Quote(clip(raw)) + ", which is not a whole number"
-	case v > sim.MaxWeight:
+	case v > keys.MaxWeight:
 		return 0, "has the weight " + text.Count(int(v)) + ", above the largest"
 	}
 	return uint32(v), ""

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
 )
 
 // The benchmarks below time what a replay costs per key, so that their
@@ -17,11 +19,11 @@ import (
 // benchKeys caches key sets by size: a 10⁷-key set takes seconds to build.
 var benchKeys sync.Map
 
-func keySetOf(k int) *KeySet {
+func keySetOf(k int) *keys.KeySet {
 	if ks, ok := benchKeys.Load(k); ok {
-		return ks.(*KeySet)
+		return ks.(*keys.KeySet)
 	}
-	ks := NewKeySet(KeySpec{Count: k}, 1)
+	ks := keys.NewKeySet(keys.KeySpec{Count: k}, 1)
 	benchKeys.Store(k, ks)
 	return ks
 }
@@ -177,7 +179,7 @@ type stepBench struct {
 // newStepBench builds a scenario of k keys and n nodes with the given
 // steps and replays its step 0.
 func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...Step) *stepBench {
-	s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: KeySpec{Count: k}, Nodes: nodeNames(n),
+	s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(n),
 		Replicas: 1, Rules: []RuleSpec{spec}, Steps: steps}
 	tl, errs := NewTimeline(s)
 	if len(errs) > 0 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/ringreport/ringreport/internal/keys"
 )
 
 // DefaultEpsilon is the slack ε of a bounded rule that names none.
@@ -96,14 +98,14 @@ func ceilMulDiv(a, b, c uint64) uint64 {
 
 func (b *bounded) assign(lists [][]NodeID) {
 	pref := b.r.prefs(len(lists))
-	sorted := b.r.kc.sortedPos()
-	perm, _ := b.r.kc.order()
+	sorted := b.r.kc.SortedPos()
+	perm, _ := b.r.kc.Order()
 	w := b.newWalker()
 	P := len(b.r.pts)
 	j := 0
 	first, tail := len(sorted), []int32(nil) // see boundedPlaced
 	for t, p := range sorted {
-		i := at(perm, t)
+		i := keys.CanonicalAt(perm, t)
 		for j < P && b.r.pts[j].Pos < p {
 			j++
 		}
@@ -189,8 +191,8 @@ func (w *walker) place(j, t int) int {
 // that still had room at that moment (a node is full from the key that
 // filled it on). A probe that is one of the keys gets that key's owner.
 func (b *bounded) probe(key string, R int) (uint64, []NodeID) {
-	pos := b.r.kc.hash.sum32([]byte(key))
-	t := lowerBound(b.r.kc.sortedPos(), pos)
+	pos := b.r.kc.Hash.Sum32([]byte(key))
+	t := lowerBound(b.r.kc.SortedPos(), pos)
 	P := len(b.r.pts)
 	j := b.r.first(pos)
 	for s := 0; s < P; s++ {
@@ -204,7 +206,7 @@ func (b *bounded) probe(key string, R int) (uint64, []NodeID) {
 
 func (b *bounded) geometry() ([]Arc, []Point) { return b.r.geometry() }
 
-func (b *bounded) order() []uint32 { return b.r.order() }
+func (b *bounded) Order() []uint32 { return b.r.Order() }
 
 // lowerBound returns the first index of a with a[j] ≥ x, or len(a).
 func lowerBound(a []uint32, x uint32) int {

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
+
 // Incremental bounded steps. Keys are placed in ascending position order,
 // and until the first node fills, every key goes to its first live point
 // clockwise: the plain ring's placement. So if F is the rank of the key
@@ -49,8 +51,8 @@ func (b *bounded) delta(d *delta) bool {
 	if len(cur.pts) == 0 {
 		return false
 	}
-	sorted := b.r.kc.sortedPos()
-	perm, _ := b.r.kc.order()
+	sorted := b.r.kc.SortedPos()
+	perm, _ := b.r.kc.Order()
 	loads := last.loads
 	for _, c := range last.tail { // loads at F_old
 		loads[last.view.pref[0][c]]--
@@ -61,7 +63,7 @@ func (b *bounded) delta(d *delta) bool {
 		if int(c.t) >= T {
 			break
 		}
-		d.addFrom(at(perm, int(c.t)), cur.pref, int(c.j))
+		d.addFrom(keys.CanonicalAt(perm, int(c.t)), cur.pref, int(c.j))
 	}
 	b.placeFrom(T, cur, sorted, perm, loads, d)
 	return true
@@ -141,7 +143,7 @@ func (b *bounded) placeFrom(T int, v ringView, sorted, perm []uint32, loads []in
 				old = int(last.tail[t-last.first])
 			}
 			if !sameLists(last.view.pref, old, v.pref, c) {
-				d.addFrom(at(perm, t), v.pref, c)
+				d.addFrom(keys.CanonicalAt(perm, t), v.pref, c)
 			}
 		}
 		copy(loads, w.load)

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
 )
 
 // TestBoundedNeverAboveCapacity: at every step, including failures,
@@ -43,7 +45,7 @@ func TestBoundedNeverAboveCapacity(t *testing.T) {
 // TestBoundedTightCapacity: with ε = 10⁻⁶ on 1000 keys and 3 nodes every
 // node is at capacity ⌈1000/3⌉ = 334 or close, and the loads sum to K.
 func TestBoundedTightCapacity(t *testing.T) {
-	s := &Scenario{Name: "b", Title: "b", Seed: 1, Keys: KeySpec{Count: 1000}, Nodes: names("a", "b", "c"),
+	s := &Scenario{Name: "b", Title: "b", Seed: 1, Keys: keys.KeySpec{Count: 1000}, Nodes: names("a", "b", "c"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "bounded", Epsilon: 1e-6}}}
 	loads := mustReplay(t, s).Rules[0].Steps[0].Loads
 	if loads[0]+loads[1]+loads[2] != 1000 || max(loads[0], loads[1], loads[2]) > 334 || min(loads[0], loads[1], loads[2]) < 332 {

@@ -1,12 +1,13 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
 
 // TestMigrations checks every migration count against the two rules'
 // whole assignments recomputed from scratch, key by key, and that a rule
 // compared with an identical copy of itself never differs.
 func TestMigrations(t *testing.T) {
-	s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: KeySpec{Count: 3000, Zipf: 1.1},
+	s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 3000, Zipf: 1.1},
 		Nodes: names("a", "b", "c", "d"),
 		Rules: []RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "ketama", Label: "ketama"},
 			{Kind: "ring", Label: "ring copy"}, {Kind: "modulo", Label: "modulo"}},

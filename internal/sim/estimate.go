@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
+
 // EstimateMemory returns the approximate peak memory, in bytes, that
 // replaying s takes: the key set, every rule's working state (its share
 // of per-key arrays, the tracker's assignment, delta and undo logs) and
@@ -45,10 +47,10 @@ func perKeyBytes(spec RuleSpec, r int64, uniform bool) int64 {
 	if k.cost.keyBytes != nil {
 		n += k.cost.keyBytes(spec, r, uniform)
 	}
-	switch h, _ := parseHash(spec.Kind, spec.Effective().Hash); h {
-	case hashCRC32, hashMD5:
+	switch h, _ := keys.ParseHash(spec.Kind, spec.Effective().Hash); h {
+	case keys.HashCRC32, keys.HashMD5:
 		n += 16 // positions under the rule's hash, their order and ranks
-	case hashXX:
+	case keys.HashXX:
 		n += 24 // the 64-bit hashes too
 	}
 	return n

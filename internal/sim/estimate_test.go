@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
 
 // TestEstimateMemory: the estimate of the benchmark scenario's replay
@@ -11,7 +12,7 @@ func TestEstimateMemory(t *testing.T) {
 		for i := range 100 {
 			steps = append(steps, add(benchNode(100+i)))
 		}
-		return &Scenario{Keys: KeySpec{Count: k}, Nodes: nodeNames(100), Steps: steps,
+		return &Scenario{Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(100), Steps: steps,
 			Rules: []RuleSpec{{Kind: "ring"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"}, {Kind: "ketama"}}}
 	}
 	e6, e7 := EstimateMemory(s(1e6)), EstimateMemory(s(1e7))
@@ -28,7 +29,7 @@ func TestEstimateMemory(t *testing.T) {
 // replica and equal weights, 10 per list entry otherwise, and the estimate
 // follows.
 func TestEstimateRendezvousWeights(t *testing.T) {
-	s := &Scenario{Keys: KeySpec{Count: 1e6}, Nodes: nodeNames(10), Rules: []RuleSpec{{Kind: "rendezvous"}},
+	s := &Scenario{Keys: keys.KeySpec{Count: 1e6}, Nodes: nodeNames(10), Rules: []RuleSpec{{Kind: "rendezvous"}},
 		Steps: []Step{add("x")}}
 	even := EstimateMemory(s)
 	s.Steps = []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "x", Weight: 2}}}}

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"fmt"
 
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -11,7 +12,7 @@ import (
 func Example() {
 	s := &sim.Scenario{
 		Name: "grow", Title: "Grow", Seed: 1, Replicas: 1,
-		Keys:  sim.KeySpec{Count: 900},
+		Keys:  keys.KeySpec{Count: 900},
 		Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
 		Rules: []sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
 		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "f"}}}},

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
 )
 
 // The tests in this file hold for every rule of the placement family.
@@ -13,7 +15,7 @@ import (
 func familyRules() []RuleSpec {
 	var specs []RuleSpec
 	for _, kind := range []string{"ring", "modulo", "jump", "rendezvous", "maglev", "multiprobe", "bounded"} {
-		for _, h := range HashNames {
+		for _, h := range keys.HashNames {
 			spec := RuleSpec{Kind: kind, Hash: h, Label: kind + "/" + h}
 			switch kind {
 			case "ring", "bounded":
@@ -36,8 +38,8 @@ func churn() []Step {
 	}
 }
 
-func churnScenario(keys int) *Scenario {
-	return &Scenario{Name: "churn", Title: "churn", Seed: 7, Keys: KeySpec{Count: keys},
+func churnScenario(n int) *Scenario {
+	return &Scenario{Name: "churn", Title: "churn", Seed: 7, Keys: keys.KeySpec{Count: n},
 		Nodes: names("a", "b", "c", "d", "e"), Replicas: 1, Rules: familyRules(), Steps: churn()}
 }
 
@@ -87,7 +89,7 @@ func TestFamilyReplayIsReproducible(t *testing.T) {
 			got := ownersAt(res, r, i)
 			fp := uint64(0)
 			for k, o := range got {
-				fp += mix64(nameHash64(res.Timeline.Nodes[o]) + uint64(k)*0x9e3779b97f4a7c15)
+				fp += keys.Mix64(keys.NameHash64(res.Timeline.Nodes[o]) + uint64(k)*0x9e3779b97f4a7c15)
 			}
 			if fp != sr.Fingerprint {
 				t.Errorf("%s step %d: replay from scratch differs", rr.Spec.Label, i)
@@ -102,7 +104,7 @@ func TestFamilyOrderIsPermutation(t *testing.T) {
 	res := mustReplay(t, churnScenario(300))
 	for _, rr := range res.Rules {
 		p, _ := newPlacer(rr.Spec, res.env())
-		rank := p.order()
+		rank := p.Order()
 		if rank == nil {
 			continue
 		}
@@ -122,7 +124,7 @@ func TestFamilyOrderIsPermutation(t *testing.T) {
 // changes.
 func TestFamilyMonotone(t *testing.T) {
 	steps := []Step{add("f"), add("g", "h"), fail("c"), remove("b"), recover_("c"), fail("h"), remove("h"), add("b")}
-	s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: KeySpec{Count: 20000},
+	s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 20000},
 		Nodes: names("a", "b", "c", "d", "e"), Replicas: 1, Steps: steps,
 		Rules: []RuleSpec{{Kind: "ring"}, {Kind: "rendezvous"}, {Kind: "ketama"}, {Kind: "multiprobe"},
 			{Kind: "rendezvous", Hash: "xxhash64"}, {Kind: "ring", Hash: "crc32"}}}
@@ -134,7 +136,7 @@ func TestFamilyMonotone(t *testing.T) {
 			}
 		}
 	}
-	jumpOnly := &Scenario{Name: "j", Title: "j", Seed: 3, Keys: KeySpec{Count: 20000}, Nodes: names("a", "b", "c"),
+	jumpOnly := &Scenario{Name: "j", Title: "j", Seed: 3, Keys: keys.KeySpec{Count: 20000}, Nodes: names("a", "b", "c"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []Step{add("d"), add("e", "f"), remove("f"), fail("e"), recover_("e")}}
 	for i, sr := range mustReplay(t, jumpOnly).Rules[0].Steps[1:] {
 		if sr.Moved != sr.Needed || len(sr.Notes) != 0 {
@@ -159,7 +161,7 @@ func TestFamilyAddOneNode(t *testing.T) {
 	for i := range nodes {
 		nodes[i] = NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
 	}
-	s := &Scenario{Name: "grow", Title: "grow", Seed: 42, Keys: KeySpec{Count: 100000}, Nodes: nodes,
+	s := &Scenario{Name: "grow", Title: "grow", Seed: 42, Keys: keys.KeySpec{Count: 100000}, Nodes: nodes,
 		Replicas: 1, Rules: specs, Steps: []Step{add("10.0.0.11:11211")}}
 	res := mustReplay(t, s)
 	want := 1.0 / 11
@@ -185,7 +187,7 @@ func TestFamilyAddOneNode(t *testing.T) {
 
 // TestFamilyBadSpecs: parameters a rule cannot take are errors.
 func TestFamilyBadSpecs(t *testing.T) {
-	e := &env{keys: NewKeySet(KeySpec{Count: 10}, 1), nodes: []string{"a"}}
+	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1), nodes: []string{"a"}}
 	for _, spec := range []RuleSpec{
 		{Kind: "ring", Hash: "sha1"}, {Kind: "jump", Hash: "FNV"}, {Kind: "maglev", M: 100},
 		{Kind: "maglev", M: 1}, {Kind: "multiprobe", Probes: -1}, {Kind: "bounded", Epsilon: -0.5},
@@ -206,7 +208,7 @@ func TestFamilyBadSpecs(t *testing.T) {
 // TestFamilyUnderReplication: with more replicas than live nodes, lists
 // hold every live node once and NoNode after, except slots (owner only).
 func TestFamilyUnderReplication(t *testing.T) {
-	s := &Scenario{Name: "u", Title: "u", Seed: 1, Keys: KeySpec{Count: 200}, Nodes: names("a", "b"),
+	s := &Scenario{Name: "u", Title: "u", Seed: 1, Keys: keys.KeySpec{Count: 200}, Nodes: names("a", "b"),
 		Replicas: 3, Rules: familyRules()}
 	res := mustReplay(t, s)
 	for r, rr := range res.Rules {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"reflect"
 	"testing"
 )
@@ -33,7 +34,7 @@ func TestIncrementalMatchesFullOneReplica(t *testing.T) {
 		}
 	}
 	rules = append(rules, RuleSpec{Kind: "ketama"}, RuleSpec{Kind: "ring", VNodes: 20})
-	for _, keys := range []KeySpec{{Count: 5003}, {Count: 4099, Zipf: 1.1}} {
+	for _, keys := range []keys.KeySpec{{Count: 5003}, {Count: 4099, Zipf: 1.1}} {
 		s := &Scenario{Name: "one", Title: "one", Seed: 3, Keys: keys, Nodes: nodeNames(9), Replicas: 1,
 			Rules: rules, Steps: scaleSteps(9, 24)}
 		compareReplays(t, s)
@@ -55,7 +56,7 @@ func TestRecurrenceUnderLogBudget(t *testing.T) {
 		steps = append(steps, add(x), fail(benchNode(1)), recover_(benchNode(1)), remove(x))
 	}
 	steps = append(steps, scaleSteps(9, 40)...)
-	s := &Scenario{Name: "b", Title: "b", Seed: 5, Keys: KeySpec{Count: 3000}, Nodes: nodeNames(9), Replicas: 1,
+	s := &Scenario{Name: "b", Title: "b", Seed: 5, Keys: keys.KeySpec{Count: 3000}, Nodes: nodeNames(9), Replicas: 1,
 		Rules: []RuleSpec{{Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "ring", VNodes: 20}},
 		Steps: steps}
 	full, err := replay(s, replayOptions{full: true})
@@ -127,7 +128,7 @@ func TestRingMergeMatchesSort(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatal(errs[0])
 		}
-		e := &env{keys: NewKeySet(s.Keys, s.Seed), nodes: tl.Nodes}
+		e := &env{keys: keys.NewKeySet(s.Keys, s.Seed), nodes: tl.Nodes}
 		for _, spec := range []RuleSpec{{Kind: "ring", VNodes: 7}, {Kind: "ketama"}} {
 			p, _ := newPlacer(spec, e)
 			for i := range tl.States {

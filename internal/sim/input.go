@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
+
 // This file holds the simulator's input: a Scenario is what internal/scenario
 // produces from YAML and what Replay consumes. It carries no positions and
 // no file names; validation with positions happens before it is built.
@@ -29,7 +31,7 @@ type Scenario struct {
 	// Seed drives generated keys and every random choice.
 	Seed uint64
 	// Keys describes the key set.
-	Keys KeySpec
+	Keys keys.KeySpec
 	// Nodes is the starting cluster in join order. It must be non-empty
 	// and names must be distinct.
 	Nodes []NodeSpec
@@ -49,31 +51,6 @@ type Scenario struct {
 	// replay compares at every step.
 	Migrations []Migration
 }
-
-// KeySpec describes a key set: either Count generated keys named
-// Prefix+number (the numbers come from the seed), or an explicit list.
-type KeySpec struct {
-	// Count is the number of generated keys (≥ 1) when List is nil.
-	Count int
-	// Prefix is prepended to each generated key; empty means "key-".
-	Prefix string
-	// List, when non-nil, is the explicit key set (from a keys file), in
-	// file order. Duplicates are allowed and count as separate keys.
-	List []string
-	// Weights, when non-nil, gives each key of List its request count
-	// (a key,weight CSV file), in file order; len(Weights) == len(List)
-	// and the counts must not all be 0.
-	Weights []uint32
-	// Zipf, when > 0, gives the Count generated keys Zipf-distributed
-	// request counts with this exponent s (see ZipfWeights).
-	Zipf float64
-	// Requests is the total request count that Zipf splits over the keys;
-	// 0 means DefaultZipfRequests.
-	Requests int64
-}
-
-// Weighted reports whether the key set carries request counts.
-func (k KeySpec) Weighted() bool { return k.Weights != nil || k.Zipf > 0 }
 
 // NodeSpec names a node, its weight and its labels.
 type NodeSpec struct {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"slices"
 	"strconv"
@@ -36,7 +37,7 @@ import (
 // reported only when its bucket or its bucket's preference list changed.
 type jump struct {
 	env     *env
-	kc      *keyCache
+	kc      *keys.KeyCache
 	buckets []NodeID   // bucket → node
 	pref    [][]NodeID // pref[r][b], built by prefs
 
@@ -48,11 +49,11 @@ type jump struct {
 }
 
 func newJump(spec RuleSpec, e *env) (*jump, error) {
-	h, err := parseHash(spec.Kind, spec.Hash)
+	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
-	return &jump{env: e, kc: newKeyCache(e.keys, h)}, nil
+	return &jump{env: e, kc: keys.NewKeyCache(e.keys, h)}, nil
 }
 
 // jumpHash is the paper's JumpConsistentHash (Figure 1), n ≥ 1. The float
@@ -154,7 +155,7 @@ func (j *jump) prefs(R int) [][]NodeID {
 func (j *jump) assign(lists [][]NodeID) {
 	pref := j.prefs(len(lists))
 	nb := uint32(len(j.buckets))
-	keys := j.kc.keys64()
+	keys := j.kc.Keys64()
 	K := j.env.keys.Len()
 	if j.bucket == nil {
 		j.bucket, j.next = make([]uint32, K), make([]uint32, K)
@@ -177,13 +178,13 @@ func (j *jump) assign(lists [][]NodeID) {
 // bucket for every count from bucket+1 up to its next jump, so only the
 // others are hashed again; when the count falls, every next jump is at
 // or above the old count and so above nb, and only the bucket is read.
-func (j *jump) rehash(keys keys64, nb uint32, first, owner []NodeID) {
+func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []NodeID) {
 	bucket, next := j.bucket, j.next[:len(j.bucket)]
 	first = first[:len(bucket)]
 	if nb < j.nb {
 		for i, b := range bucket {
 			if b >= nb {
-				nbk, nx := jumpNext(keys.at(i), int(nb))
+				nbk, nx := jumpNext(keys.At(i), int(nb))
 				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
 			}
 			first[i] = owner[b]
@@ -191,7 +192,7 @@ func (j *jump) rehash(keys keys64, nb uint32, first, owner []NodeID) {
 	} else {
 		for i, b := range bucket {
 			if b >= nb || next[i] < nb {
-				nbk, nx := jumpNext(keys.at(i), int(nb))
+				nbk, nx := jumpNext(keys.At(i), int(nb))
 				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
 			}
 			first[i] = owner[b]
@@ -229,7 +230,7 @@ func (j *jump) delta(d *delta) bool {
 	// moves only keys whose next jump it passes, and a falling one only
 	// keys of the buckets dropped: one array tells.
 	kept := !slices.Contains(same, false)
-	keys := j.kc.keys64()
+	keys := j.kc.Keys64()
 	var at [jumpBlock]uint32
 	for lo := 0; lo < len(j.bucket); lo += jumpBlock {
 		hi := min(lo+jumpBlock, len(j.bucket))
@@ -244,7 +245,7 @@ func (j *jump) delta(d *delta) bool {
 		}
 		for _, i := range stale {
 			if b := j.bucket[i]; b >= nb || j.next[i] < nb {
-				nbk, next := jumpNext(keys.at(int(i)), int(nb))
+				nbk, next := jumpNext(keys.At(int(i)), int(nb))
 				j.bucket[i], j.next[i] = uint32(nbk), next
 			}
 			d.addFrom(int(i), pref, int(j.bucket[i]))
@@ -306,7 +307,7 @@ func sameBuckets(a, b [][]NodeID) []bool {
 }
 
 func (j *jump) probe(key string, R int) (uint64, []NodeID) {
-	b := jumpHash(j.kc.hash.sum64([]byte(key)), len(j.buckets))
+	b := jumpHash(j.kc.Hash.Sum64([]byte(key)), len(j.buckets))
 	return uint64(b), column(j.prefs(R), int(b))
 }
 
@@ -316,7 +317,7 @@ func (j *jump) geometry() ([]Arc, []Point) {
 	return sampledArcs(WheelSamples, func(p uint32) NodeID { return j.buckets[jumpHash(uint64(p), nb)] }), nil
 }
 
-func (j *jump) order() []uint32 {
-	_, rank := j.kc.order()
+func (j *jump) Order() []uint32 {
+	_, rank := j.kc.Order()
 	return rank
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 func TestJumpMatchesGoJump(t *testing.T) {
 	key := uint64(1)
 	for i := range 20000 {
-		key = mix64(key + uint64(i))
+		key = keys.Mix64(key + uint64(i))
 		for _, n := range []int{1, 2, 3, 7, 10, 11, 64, 1000, 65535} {
 			if got, want := jumpHash(key, n), int(gojump.Hash(key, n)); got != want {
 				t.Fatalf("jumpHash(%#x, %d) = %d, go-jump says %d", key, n, got, want)
@@ -27,7 +28,7 @@ func TestJumpMatchesGoJump(t *testing.T) {
 // nodes in join order.
 func TestJumpRuleMatchesGoJump(t *testing.T) {
 	nodes := []string{"n3", "n1", "n7", "n2", "n9", "n4", "n5"}
-	s := &Scenario{Name: "j", Title: "j", Seed: 5, Keys: KeySpec{Count: 5000}, Nodes: names(nodes...),
+	s := &Scenario{Name: "j", Title: "j", Seed: 5, Keys: keys.KeySpec{Count: 5000}, Nodes: names(nodes...),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "jump", Hash: "xxhash64"}}}
 	res := mustReplay(t, s)
 	owners := ownersAt(res, 0, 0)
@@ -47,7 +48,7 @@ func TestJumpRuleMatchesGoJump(t *testing.T) {
 // says so, and the model renumbers buckets over the remaining members,
 // which moves keys between nodes that stayed.
 func TestJumpMiddleRemoval(t *testing.T) {
-	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: KeySpec{Count: 10000}, Nodes: names("a", "b", "c", "d"),
+	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: keys.KeySpec{Count: 10000}, Nodes: names("a", "b", "c", "d"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []Step{remove("b"), fail("c"), recover_("c"), remove("d")}}
 	res := mustReplay(t, s)
 	steps := res.Rules[0].Steps
@@ -74,7 +75,7 @@ func TestJumpMiddleRemoval(t *testing.T) {
 
 // TestJumpWeights: a node of weight w holds w consecutive buckets.
 func TestJumpWeights(t *testing.T) {
-	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: KeySpec{Count: 40000}, Replicas: 2,
+	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: keys.KeySpec{Count: 40000}, Replicas: 2,
 		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "jump"}},
 		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "c", Weight: 2}}}}}
 	res := mustReplay(t, s)

@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"strconv"
 )
@@ -46,7 +47,7 @@ func newKetama(spec RuleSpec, e *env) (*ketama, error) {
 	if spec.VNodes != 0 {
 		return nil, fmt.Errorf("rule ketama: the points per server are libketama's (%d hashes × 4); vnodes does not apply", ketamaHashes)
 	}
-	return &ketama{r: &ring{env: e, cached: map[NodeID]ringNode{}, kc: newKeyCache(e.keys, hashMD5)}}, nil
+	return &ketama{r: &ring{env: e, cached: map[NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, keys.HashMD5)}}, nil
 }
 
 // ketamaCount is libketama's number of hashes for a server:
@@ -116,4 +117,4 @@ func (k *ketama) assign(lists [][]NodeID)                    { k.r.assign(lists)
 func (k *ketama) delta(d *delta) bool                        { return k.r.delta(d) }
 func (k *ketama) probe(key string, R int) (uint64, []NodeID) { return k.r.probe(key, R) }
 func (k *ketama) geometry() ([]Arc, []Point)                 { return k.r.geometry() }
-func (k *ketama) order() []uint32                            { return k.r.order() }
+func (k *ketama) Order() []uint32                            { return k.r.Order() }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/hex"
+	"github.com/ringreport/ringreport/internal/keys"
 	"strconv"
 	"testing"
 )
@@ -18,7 +19,7 @@ var ketamaServers = []NodeSpec{
 // newKetamaFor builds a ketama placer over the given servers, all live.
 func newKetamaFor(t *testing.T, servers []NodeSpec) (*ketama, *State) {
 	t.Helper()
-	e := &env{keys: NewKeySet(KeySpec{Count: 1}, 1)}
+	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 1}, 1)}
 	st := &State{Op: OpStart, Replicas: 1}
 	for i, s := range servers {
 		e.nodes = append(e.nodes, s.Name)
@@ -48,7 +49,7 @@ func TestKetamaLibketamaHarness(t *testing.T) {
 	var key, line []byte
 	for i := range 1000000 {
 		key = strconv.AppendInt(key[:0], int64(i), 10)
-		h := hashMD5.sum32(key)
+		h := keys.HashMD5.Sum32(key)
 		pt := k.r.pts[k.r.first(h)]
 		line = strconv.AppendUint(line[:0], uint64(h), 10)
 		line = append(line, ' ')
@@ -91,7 +92,7 @@ func TestKetamaPoints(t *testing.T) {
 // TestKetamaNotes: a weight too small for a point is reported, and so are
 // vnodes steps, which do not apply.
 func TestKetamaNotes(t *testing.T) {
-	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: KeySpec{Count: 100}, Replicas: 1,
+	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 100}, Replicas: 1,
 		Nodes: []NodeSpec{{Name: "big", Weight: 1000}, {Name: "tiny", Weight: 1}}, Rules: []RuleSpec{{Kind: "ketama"}},
 		Steps: []Step{{Op: OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)
@@ -110,7 +111,7 @@ func TestKetamaNotes(t *testing.T) {
 // every server's point count (libketama recomputes floor(w/Σw·40·n)), so
 // keys move between servers that stayed: collateral > 0.
 func TestKetamaUnequalWeightsRebuild(t *testing.T) {
-	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: KeySpec{Count: 20000}, Replicas: 1,
+	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 20000}, Replicas: 1,
 		Nodes: ketamaServers[:4], Rules: []RuleSpec{{Kind: "ketama"}},
 		Steps: []Step{{Op: OpAdd, Nodes: ketamaServers[4:5]}}}
 	sr := mustReplay(t, s).Rules[0].Steps[1]
@@ -130,7 +131,7 @@ func TestKetamaFloatRounding(t *testing.T) {
 	for i := range servers {
 		servers[i] = NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
 	}
-	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: KeySpec{Count: 20000}, Replicas: 1,
+	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 20000}, Replicas: 1,
 		Nodes: servers[:60], Rules: []RuleSpec{{Kind: "ketama"}}, Steps: []Step{{Op: OpAdd, Nodes: servers[60:]}}}
 	res := mustReplay(t, s)
 	sr := res.Rules[0].Steps[1]

@@ -3,6 +3,7 @@ package sim
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -43,7 +44,7 @@ const MaxMaglevM = 1 << 24
 // changed keys), the table rebuild being the only O(M·log M) part.
 type maglev struct {
 	env      *env
-	kc       *keyCache
+	kc       *keys.KeyCache
 	m        int
 	table    []NodeID   // entry → node
 	pref     [][]NodeID // pref[r][e], built by prefs
@@ -68,7 +69,7 @@ type entryGroups struct {
 }
 
 func newMaglev(spec RuleSpec, e *env) (*maglev, error) {
-	h, err := parseHash(spec.Kind, spec.Hash)
+	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func newMaglev(spec RuleSpec, e *env) (*maglev, error) {
 	if m < 2 || m > MaxMaglevM || !IsPrime(m) {
 		return nil, fmt.Errorf("rule maglev: M = %d must be a prime between 2 and %d", m, MaxMaglevM)
 	}
-	return &maglev{env: e, kc: newKeyCache(e.keys, h), m: m}, nil
+	return &maglev{env: e, kc: keys.NewKeyCache(e.keys, h), m: m}, nil
 }
 
 // IsPrime reports whether n is prime, by trial division. A maglev table
@@ -241,7 +242,7 @@ func (g *maglev) entries() []maglevEntry {
 		g.nameRank, g.nameHash = make([]int, len(g.env.nodes)), make([]uint64, len(g.env.nodes))
 		byName := make([]int, len(g.env.nodes))
 		for id, name := range g.env.nodes {
-			byName[id], g.nameHash[id] = id, nameHash64(name)
+			byName[id], g.nameHash[id] = id, keys.NameHash64(name)
 		}
 		slices.SortFunc(byName, func(a, b int) int { return strings.Compare(g.env.nodes[a], g.env.nodes[b]) })
 		for r, id := range byName {
@@ -293,7 +294,7 @@ func (g *maglev) keyGroups() entryGroups {
 	if g.groups.start != nil {
 		return g.groups
 	}
-	pos := g.kc.pos32()
+	pos := g.kc.Pos32()
 	m := uint32(g.m)
 	start := make([]uint32, g.m+1)
 	for _, p := range pos {
@@ -385,7 +386,7 @@ func addGroup(d *delta, keys []uint32, pref [][]NodeID, e int) {
 }
 
 func (g *maglev) probe(key string, R int) (uint64, []NodeID) {
-	e := g.kc.hash.sum32([]byte(key)) % uint32(g.m)
+	e := g.kc.Hash.Sum32([]byte(key)) % uint32(g.m)
 	return uint64(e), column(g.prefs(R), int(e))
 }
 
@@ -398,7 +399,7 @@ func (g *maglev) geometry() ([]Arc, []Point) {
 	return g.cur.arcs, nil
 }
 
-func (g *maglev) order() []uint32 {
-	_, rank := g.kc.order()
+func (g *maglev) Order() []uint32 {
+	_, rank := g.kc.Order()
 	return rank
 }

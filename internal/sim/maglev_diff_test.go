@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
 
 // TestMaglevDeltaMatchesScratch: maglev's incremental steps, with the
@@ -15,7 +16,7 @@ func TestMaglevDeltaMatchesScratch(t *testing.T) {
 		for seed := range int64(30) {
 			spec := RuleSpec{Kind: "maglev", M: []int{7, 251, 4099}[seed%3]}
 			if seed%5 == 4 {
-				spec.Hash = HashNames[seed/5%int64(len(HashNames))]
+				spec.Hash = keys.HashNames[seed/5%int64(len(keys.HashNames))]
 			}
 			deltas += checkDeltaMatchesScratch(t, churnyScenario(seed, spec))
 		}

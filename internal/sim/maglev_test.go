@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +12,7 @@ import (
 // given weights, all live, named n0, n1, ….
 func maglevFor(t *testing.T, m int, weights ...int) (*maglev, *State) {
 	t.Helper()
-	e := &env{keys: NewKeySet(KeySpec{Count: 10}, 1)}
+	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1)}
 	st := &State{Op: OpStart, Replicas: 1}
 	for i, w := range weights {
 		e.nodes = append(e.nodes, "n"+strconv.Itoa(i))

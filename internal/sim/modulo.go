@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "math/bits"
 
 // modulo is the naive baseline: bucket = hash mod n over the live members,
@@ -11,15 +12,15 @@ import "math/bits"
 type modulo struct {
 	env  *env
 	live []Member
-	kc   *keyCache
+	kc   *keys.KeyCache
 }
 
 func newModulo(spec RuleSpec, e *env) (*modulo, error) {
-	h, err := parseHash(spec.Kind, spec.Hash)
+	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
-	return &modulo{env: e, kc: newKeyCache(e.keys, h)}, nil
+	return &modulo{env: e, kc: keys.NewKeyCache(e.keys, h)}, nil
 }
 
 func (m *modulo) update(st *State) []string {
@@ -41,7 +42,7 @@ func (m *modulo) assign(lists [][]NodeID) {
 			fill(list, NoNode)
 			continue
 		}
-		assignRank(list, m.kc.pos32(), ids, uint32(r))
+		assignRank(list, m.kc.Pos32(), ids, uint32(r))
 	}
 }
 
@@ -69,7 +70,7 @@ func assignRank(list []NodeID, pos []uint32, ids []NodeID, r uint32) {
 
 func (m *modulo) probe(key string, r int) (uint64, []NodeID) {
 	n := uint32(len(m.live))
-	b := m.kc.hash.sum32([]byte(key)) % n
+	b := m.kc.Hash.Sum32([]byte(key)) % n
 	owners := make([]NodeID, 0, r)
 	for j := 0; j < r && j < int(n); j++ {
 		owners = append(owners, m.live[(b+uint32(j))%n].ID)
@@ -82,8 +83,8 @@ func (m *modulo) geometry() ([]Arc, []Point) {
 	return sampledArcs(WheelSamples, func(p uint32) NodeID { return m.live[p%n].ID }), nil
 }
 
-func (m *modulo) order() []uint32 {
-	_, rank := m.kc.order()
+func (m *modulo) Order() []uint32 {
+	_, rank := m.kc.Order()
 	return rank
 }
 

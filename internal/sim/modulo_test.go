@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -23,5 +24,14 @@ func TestFastModExact(t *testing.T) {
 				t.Fatalf("%d mod %d = %d, want %d", p, n, got, p%n)
 			}
 		}
+	}
+}
+
+// TestModuloWeightNote: modulo ignores weights and says so.
+func TestModuloWeightNote(t *testing.T) {
+	s := &Scenario{Name: "h", Title: "h", Seed: 1, Keys: keys.KeySpec{Count: 10}, Replicas: 1,
+		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}}, Rules: []RuleSpec{{Kind: "modulo"}}}
+	if n := mustReplay(t, s).Rules[0].Steps[0].Notes; len(n) != 1 || n[0] != "modulo has no weighted form: weights ignored" {
+		t.Errorf("notes %q", n)
 	}
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"slices"
 )
@@ -125,7 +126,7 @@ func (p *multiprobe) best(h uint32) int {
 // bestDist is best with the winning probe's distance to its next live
 // point.
 func (p *multiprobe) bestDist(h uint32) (int, uint32) {
-	d := fmix32(h+0x9e3779b9) | 1
+	d := keys.Fmix32(h+0x9e3779b9) | 1
 	bestJ, bestD := 0, uint64(math.MaxUint64)
 	x := h
 	for range p.k {
@@ -140,7 +141,7 @@ func (p *multiprobe) bestDist(h uint32) (int, uint32) {
 
 func (p *multiprobe) assign(lists [][]NodeID) {
 	pref := p.r.prefs(len(lists))
-	pos := p.r.kc.pos32()
+	pos := p.r.kc.Pos32()
 	owner, dist := p.last.perKey(len(pos))
 	for i, h := range pos {
 		j, dd := p.bestDist(h)
@@ -153,7 +154,7 @@ func (p *multiprobe) assign(lists [][]NodeID) {
 }
 
 func (p *multiprobe) probe(key string, R int) (uint64, []NodeID) {
-	h := p.r.kc.hash.sum32([]byte(key))
+	h := p.r.kc.Hash.Sum32([]byte(key))
 	return uint64(h), p.r.walk(p.best(h), R, nil)
 }
 
@@ -164,4 +165,4 @@ func (p *multiprobe) geometry() ([]Arc, []Point) {
 	return arcs, slices.Clone(p.r.pts)
 }
 
-func (p *multiprobe) order() []uint32 { return p.r.order() }
+func (p *multiprobe) Order() []uint32 { return p.r.Order() }

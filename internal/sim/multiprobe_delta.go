@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
+
 // Incremental multi-probe steps. A key's list depends only on its winning
 // live point: the live point that follows one of its probes most closely
 // (ties to the earlier probe). Between two steps some live points go away
@@ -102,7 +104,7 @@ func (p *multiprobe) changes(pref [][]NodeID) (c multiprobeChange, ok bool) {
 // above) and reports those whose list may differ.
 func (p *multiprobe) delta(d *delta) bool {
 	R := len(d.lists)
-	pos := p.r.kc.pos32()
+	pos := p.r.kc.Pos32()
 	if len(p.last.owner) != len(pos) || len(p.last.pref) != R {
 		return false
 	}
@@ -154,8 +156,8 @@ func (p *multiprobe) delta(d *delta) bool {
 // loop, the common step (one node of one point joins or recovers).
 func (p *multiprobe) scan1(q uint32, stale []bool, redo func(int)) {
 	owner, dist, k := p.last.owner, p.last.dist, p.k
-	for i, h := range p.r.kc.pos32() {
-		d := fmix32(h+0x9e3779b9) | 1
+	for i, h := range p.r.kc.Pos32() {
+		d := keys.Fmix32(h+0x9e3779b9) | 1
 		m0, m1, m2 := ^uint32(0), ^uint32(0), ^uint32(0)
 		a0 := q - h
 		a1, a2, d3 := a0-d, a0-2*d, 3*d
@@ -180,7 +182,7 @@ func (p *multiprobe) scan1(q uint32, stale []bool, redo func(int)) {
 // h to any of the points at positions q: a key whose gap exceeds its
 // winning distance cannot be captured by those points.
 func (p *multiprobe) gap(h uint32, q []uint32) uint32 {
-	d := fmix32(h+0x9e3779b9) | 1
+	d := keys.Fmix32(h+0x9e3779b9) | 1
 	m := ^uint32(0)
 	for _, q := range q {
 		m = min(m, probeGap(q-h, d, p.k))
@@ -247,7 +249,7 @@ func newArrivalIndex(arrive []uint32) *arrivalIndex {
 
 // gapBound is a lower bound on gap(h, arrivals) from the index.
 func (p *multiprobe) gapBound(h uint32, ix *arrivalIndex) uint32 {
-	d := fmix32(h+0x9e3779b9) | 1
+	d := keys.Fmix32(h+0x9e3779b9) | 1
 	m := ^uint32(0)
 	x := h
 	for range p.k {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -14,7 +15,7 @@ import (
 func churnyScenario(seed int64, spec RuleSpec) *Scenario {
 	r := rand.New(rand.NewPCG(uint64(seed), 17))
 	s := &Scenario{Name: "d", Title: "d", Seed: uint64(seed), Replicas: 1 + r.IntN(3),
-		Keys: KeySpec{Count: 100 + r.IntN(2500)}, Rules: []RuleSpec{spec}}
+		Keys: keys.KeySpec{Count: 100 + r.IntN(2500)}, Rules: []RuleSpec{spec}}
 	if r.IntN(4) == 0 {
 		for i := range s.Keys.Count {
 			s.Keys.List = append(s.Keys.List, fmt.Sprintf("k%d", i%(1+s.Keys.Count/3)))
@@ -97,7 +98,7 @@ func checkDeltaMatchesScratch(t *testing.T, s *Scenario) int {
 		t.Fatal(errs[0])
 	}
 	spec := s.Rules[0]
-	e := &env{keys: NewKeySet(s.Keys, s.Seed), nodes: tl.Nodes}
+	e := &env{keys: keys.NewKeySet(s.Keys, s.Seed), nodes: tl.Nodes}
 	p, err := newPlacer(spec, e)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +155,7 @@ func TestMultiprobeDeltaMatchesScratch(t *testing.T) {
 	for seed := range int64(60) {
 		spec := RuleSpec{Kind: "multiprobe", Probes: []int{0, 1, 2, 5, 21, 40}[seed%6], VNodes: 1 + int(seed/6)%3}
 		if seed%5 == 4 {
-			spec.Hash = HashNames[seed/5%int64(len(HashNames))]
+			spec.Hash = keys.HashNames[seed/5%int64(len(keys.HashNames))]
 		}
 		deltas += checkDeltaMatchesScratch(t, churnyScenario(seed, spec))
 	}
@@ -211,7 +212,7 @@ func TestGapBound(t *testing.T) {
 // sharesBucket reports whether a probe of the key at h has an arrival at
 // or after it in its bucket.
 func (p *multiprobe) sharesBucket(h uint32, arrive []uint32, ix *arrivalIndex) bool {
-	d := fmix32(h+0x9e3779b9) | 1
+	d := keys.Fmix32(h+0x9e3779b9) | 1
 	for j := range uint32(p.k) {
 		x := h + j*d
 		for _, q := range arrive {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"testing"
 )
 
@@ -8,7 +9,7 @@ import (
 // follows one of its k probes most closely, by brute force over all
 // points.
 func TestMultiprobeBrute(t *testing.T) {
-	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: KeySpec{Count: 3000}, Nodes: names("a", "b", "c", "d", "e", "f"),
+	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 3000}, Nodes: names("a", "b", "c", "d", "e", "f"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []Step{fail("b")}}
 	res := mustReplay(t, s)
 	e := res.env()
@@ -16,7 +17,7 @@ func TestMultiprobeBrute(t *testing.T) {
 	p.update(&res.Timeline.States[1])
 	owners := ownersAt(res, 0, 1)
 	for i, h := range res.Keys.Pos {
-		d := fmix32(h+0x9e3779b9) | 1
+		d := keys.Fmix32(h+0x9e3779b9) | 1
 		best, bestD := NoNode, uint64(1<<33)
 		for j := range uint32(5) {
 			x := h + j*d
@@ -38,7 +39,7 @@ func TestMultiprobeBrute(t *testing.T) {
 // worse.
 func TestMultiprobeBalance(t *testing.T) {
 	nodes := nodeNames(50)
-	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: KeySpec{Count: 100000}, Nodes: nodes, Replicas: 1,
+	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 100000}, Nodes: nodes, Replicas: 1,
 		Rules: []RuleSpec{{Kind: "multiprobe"}, {Kind: "multiprobe", Probes: 1}}}
 	res := mustReplay(t, s)
 	if p := res.Balance(0, 0).PeakToMean; p > 1.15 {
@@ -52,7 +53,7 @@ func TestMultiprobeBalance(t *testing.T) {
 // TestMultiprobeWeights: a node of weight w puts w points and gets about
 // w/Σw of the keys.
 func TestMultiprobeWeights(t *testing.T) {
-	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: KeySpec{Count: 100000}, Replicas: 1,
+	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 100000}, Replicas: 1,
 		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "multiprobe"}},
 		Steps: []Step{{Op: OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)

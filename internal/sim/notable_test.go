@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"testing"
 )
@@ -14,7 +15,7 @@ func TestNotable(t *testing.T) {
 	for j := range nodes {
 		nodes[j].Weight = 1 + j%3
 	}
-	s := &Scenario{Name: "n", Title: "N", Seed: 3, Keys: KeySpec{Count: 6000}, Nodes: nodes, Replicas: 1,
+	s := &Scenario{Name: "n", Title: "N", Seed: 3, Keys: keys.KeySpec{Count: 6000}, Nodes: nodes, Replicas: 1,
 		Rules: []RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "rendezvous"}},
 		Steps: []Step{fail("node-4", "node-9"), add("x", "y")}}
 	res := mustReplay(t, s)

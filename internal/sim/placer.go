@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "fmt"
 
 // A placer is one placement rule's state machine. Replay calls update once
@@ -19,9 +20,9 @@ type placer interface {
 	// geometry returns the owner of every part of the 32-bit circle as
 	// arcs, and for point-based rules the points themselves.
 	geometry() ([]Arc, []Point)
-	// order returns, for each canonical key, its rank in the rule's own
+	// Order returns, for each canonical key, its rank in the rule's own
 	// position order, or nil when that is the canonical order.
-	order() []uint32
+	Order() []uint32
 }
 
 // newPlacer returns the placer for a rule. The spec must be validated.
@@ -44,7 +45,7 @@ func checked[P placer](p P, err error) (placer, error) {
 
 // env is what every placer of one replay shares: keys and node names.
 type env struct {
-	keys   *KeySet
+	keys   *keys.KeySet
 	nodes  []string
 	labels []Labels // by NodeID
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"maps"
 	"strings"
 
@@ -164,7 +165,7 @@ func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
 		pp.hash[i] = r.Hash(buf)
 		pp.pos[i] = scaleTo32(pp.hash[i], p.Bits)
 	}
-	_, _, pp.rank = rankBy(pp.pos)
+	_, _, pp.rank = keys.RankBy(pp.pos)
 	return pp
 }
 
@@ -349,7 +350,7 @@ func unscale(p uint32, bits int) uint64 {
 	return uint64(p) >> (32 - bits)
 }
 
-func (pp *profilePlacer) order() []uint32 { return pp.rank }
+func (pp *profilePlacer) Order() []uint32 { return pp.rank }
 
 func (pp *profilePlacer) positionText(key string) string {
 	if pp.p.PositionText == nil || pp.pl == nil {

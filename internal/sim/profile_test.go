@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"strconv"
 	"testing"
@@ -21,7 +22,7 @@ func TestProfilesThroughTheReplay(t *testing.T) {
 			continue
 		}
 		t.Run(k.Name, func(t *testing.T) {
-			s := &Scenario{Name: "p", Title: "p", Seed: 5, Keys: KeySpec{List: append(sequentialKeys(600), "", "{user1}.x", "日本語", "🎉")},
+			s := &Scenario{Name: "p", Title: "p", Seed: 5, Keys: keys.KeySpec{List: append(sequentialKeys(600), "", "{user1}.x", "日本語", "🎉")},
 				Nodes: []NodeSpec{{Name: "10.0.0.1:11211", Weight: 2}, {Name: "10.0.0.2:11211", Weight: 1}, {Name: "10.0.0.3:11212", Weight: 3}, {Name: "10.0.0.4:11211", Weight: 1}},
 				Rules: []RuleSpec{{Kind: k.Name, Label: k.Name, Opts: required(k)}}, Replicas: 2,
 				Steps: []Step{add("10.0.0.5:11211"), fail("10.0.0.2:11211"), recover_("10.0.0.2:11211"),

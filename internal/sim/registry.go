@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"strconv"
 )
@@ -146,7 +147,7 @@ var (
 		One: "point per node", Many: "points per node",
 		get: func(s RuleSpec) string { return itoa0(s.VNodes) },
 		set: func(s *RuleSpec, v string) { s.VNodes = atoi(v) }}
-	paramHash = Param{Name: "hash", Type: ParamEnum, Values: HashNames, Default: HashNames[0],
+	paramHash = Param{Name: "hash", Type: ParamEnum, Values: keys.HashNames, Default: keys.HashNames[0],
 		Doc:    "The hash of the keys and points; each rule has its own default (see the rule).",
 		Prefix: "hash ",
 		get:    func(s RuleSpec) string { return s.Hash },

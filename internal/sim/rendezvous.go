@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"strings"
 )
@@ -28,7 +29,7 @@ import (
 // keys afresh, O(K·n).
 type rendezvous struct {
 	env      *env
-	kc       *keyCache
+	kc       *keys.KeyCache
 	seed     []uint64 // nameHash64 by NodeID
 	nameRank []uint32 // NodeID → rank of its name
 	byRank   []NodeID // rank of a name → NodeID
@@ -47,16 +48,16 @@ type rendezvous struct {
 }
 
 func newRendezvous(spec RuleSpec, e *env) (*rendezvous, error) {
-	h, err := parseHash(spec.Kind, spec.Hash)
+	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
-	z := &rendezvous{env: e, kc: newKeyCache(e.keys, h)}
+	z := &rendezvous{env: e, kc: keys.NewKeyCache(e.keys, h)}
 	z.seed = make([]uint64, len(e.nodes))
 	z.nameRank = make([]uint32, len(e.nodes))
 	byName := make([]NodeID, len(e.nodes))
 	for id, name := range e.nodes {
-		z.seed[id] = nameHash64(name)
+		z.seed[id] = keys.NameHash64(name)
 		byName[id] = NodeID(id)
 	}
 	slices.SortFunc(byName, func(a, b NodeID) int { return strings.Compare(e.nodes[a], e.nodes[b]) })
@@ -85,12 +86,12 @@ const maxTagged = 1 << 12
 
 // score is the rank of node id for a key with hash k; higher wins.
 func (z *rendezvous) score(k uint64, id NodeID, w int, weighted bool) float64 {
-	x := mix64(k^z.seed[id]) >> 12
+	x := keys.Mix64(k^z.seed[id]) >> 12
 	if !weighted {
 		return float64(x)
 	}
 	h := (float64(x) + 0.5) / (1 << 52)
-	return float64(w) / -detLog(h)
+	return float64(w) / -keys.DetLog(h)
 }
 
 // insert puts (id, s) into a best-first list if it belongs there and
@@ -117,7 +118,7 @@ func (z *rendezvous) offer(k uint64, ids []NodeID, sc []float64, m Member) bool 
 	if z.weighted {
 		s = z.score(k, m.ID, m.Weight, true)
 	} else {
-		s = float64(mix64(k^z.seed[m.ID]) >> 12)
+		s = float64(keys.Mix64(k^z.seed[m.ID]) >> 12)
 	}
 	last := len(ids) - 1
 	if ids[last] != NoNode && s < sc[last] {
@@ -149,13 +150,13 @@ func (z *rendezvous) best(k uint64) (NodeID, uint64) {
 		var top uint64
 		tags := z.liveTag[:len(z.liveSeed)]
 		for e, seed := range z.liveSeed {
-			top = max(top, mix64(k^seed)&^(maxTagged-1)|tags[e])
+			top = max(top, keys.Mix64(k^seed)&^(maxTagged-1)|tags[e])
 		}
 		return z.byRank[maxTagged-1-top&(maxTagged-1)], top >> 12
 	}
 	id, s := NoNode, uint64(0)
 	for _, m := range z.live {
-		x := mix64(k^z.seed[m.ID]) >> 12
+		x := keys.Mix64(k^z.seed[m.ID]) >> 12
 		if id == NoNode || x > s || x == s && z.nameRank[m.ID] < z.nameRank[id] {
 			id, s = m.ID, x
 		}
@@ -233,12 +234,12 @@ func (z *rendezvous) rankAll() {
 		return
 	}
 	z.hi = nil
-	R, keys := z.R, z.kc.keys64()
+	R, keys := z.R, z.kc.Keys64()
 	K := z.env.keys.Len()
 	z.ids = make([]NodeID, K*R)
 	z.sc = make([]float64, K*R)
 	for i := range K {
-		z.rank(keys.at(i), z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R], z.weighted)
+		z.rank(keys.At(i), z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R], z.weighted)
 	}
 }
 
@@ -263,10 +264,10 @@ func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
 		z.changesOne(old, cur, gone, added, d)
 		return
 	}
-	R, keys := z.R, z.kc.keys64()
+	R, keys := z.R, z.kc.Keys64()
 	for i := range z.env.keys.Len() {
 		ids, sc := z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R]
-		k := keys.at(i)
+		k := keys.At(i)
 		changed := false
 		if anyGone && listsAny(ids, gone) {
 			z.rank(k, ids, sc, z.weighted)
@@ -293,7 +294,7 @@ func listsAny(ids []NodeID, set []bool) bool {
 }
 
 func (z *rendezvous) probe(key string, R int) (uint64, []NodeID) {
-	k := z.kc.hash.sum64([]byte(key))
+	k := z.kc.Hash.Sum64([]byte(key))
 	ids, sc := make([]NodeID, R), make([]float64, R)
 	z.rank(k, ids, sc, weighted(z.live))
 	return k, slices.DeleteFunc(ids, func(id NodeID) bool { return id == NoNode })
@@ -310,7 +311,7 @@ func (z *rendezvous) geometry() ([]Arc, []Point) {
 	}), nil
 }
 
-func (z *rendezvous) order() []uint32 {
-	_, rank := z.kc.order()
+func (z *rendezvous) Order() []uint32 {
+	_, rank := z.kc.Order()
 	return rank
 }

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
 // The single-owner, unweighted form of rendezvous, the common case. Every
@@ -26,14 +27,14 @@ const maxUndoShare = 8
 
 // rankAllOne ranks every key afresh with one unweighted owner.
 func (z *rendezvous) rankAllOne() {
-	keys, K := z.kc.keys64(), z.env.keys.Len()
+	keys, K := z.kc.Keys64(), z.env.keys.Len()
 	z.ids, z.hi, z.sc = make([]NodeID, K), make([]uint32, K), nil
 	z.undo = rendezvousUndo{}
 	var ks [rankBlock]uint64
 	for base := 0; base < K; base += rankBlock {
 		n := min(rankBlock, K-base)
 		for j := range n {
-			ks[j] = keys.at(base + j)
+			ks[j] = keys.At(base + j)
 		}
 		z.rankBatch(ks[:n], z.ids[base:base+n], z.hi[base:base+n])
 	}
@@ -67,8 +68,8 @@ func (z *rendezvous) top2(k0, k1 uint64) (uint64, uint64) {
 	tags := z.liveTag[:len(z.liveSeed)]
 	for e, seed := range z.liveSeed {
 		tag := tags[e]
-		t0 = max(t0, mix64(k0^seed)&^(maxTagged-1)|tag)
-		t1 = max(t1, mix64(k1^seed)&^(maxTagged-1)|tag)
+		t0 = max(t0, keys.Mix64(k0^seed)&^(maxTagged-1)|tag)
+		t1 = max(t1, keys.Mix64(k1^seed)&^(maxTagged-1)|tag)
 	}
 	return t0, t1
 }
@@ -100,7 +101,7 @@ func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []Member, d *
 // complete (within maxUndoShare). It first gathers each block's departing
 // keys without a branch, so that their scattered hashes load together.
 func (z *rendezvous) departOne(gone []bool, d *delta) bool {
-	keys, u := z.kc.keys64(), &z.undo
+	keys, u := z.kc.Keys64(), &z.undo
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	limit := len(ids) / maxUndoShare
 	var at [rankBlock]uint32
@@ -110,7 +111,7 @@ func (z *rendezvous) departOne(gone []bool, d *delta) bool {
 	for base := 0; base < len(ids); base += rankBlock {
 		n := gatherGone(&at, ids[base:min(base+rankBlock, len(ids))], base, gone)
 		for j, i := range at[:n] {
-			ks[j] = keys.at(int(i))
+			ks[j] = keys.At(int(i))
 		}
 		z.rankBatch(ks[:n], nid[:n], nhi[:n])
 		for j, i := range at[:n] {
@@ -147,11 +148,11 @@ func gatherGone(at *[rankBlock]uint32, ids []NodeID, base int, gone []bool) int 
 
 // joinOne offers one joining node m to every key.
 func (z *rendezvous) joinOne(m Member, d *delta) {
-	keys, seed := z.kc.keys64(), z.seed[m.ID]
+	hs, seed := z.kc.Keys64(), z.seed[m.ID]
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i := range ids {
-		k := keys.at(i)
-		x := mix64(k ^ seed)
+		k := hs.At(i)
+		x := keys.Mix64(k ^ seed)
 		if h := uint32(x >> 32); h < hi[i] || h == hi[i] && !z.outranks(k, x, m.ID, ids[i]) {
 			continue
 		}
@@ -165,17 +166,17 @@ func (z *rendezvous) joinOne(m Member, d *delta) {
 // mixedOne is changesOne for any other change: departures and several
 // joining nodes in one step.
 func (z *rendezvous) mixedOne(gone []bool, added []Member, d *delta) {
-	keys := z.kc.keys64()
+	hs := z.kc.Keys64()
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i, id := range ids {
-		k := keys.at(i)
+		k := hs.At(i)
 		changed := gone[id]
 		if changed {
 			nid, s := z.best(k)
 			ids[i], hi[i] = nid, uint32(s>>20)
 		} else {
 			for _, m := range added {
-				x := mix64(k ^ z.seed[m.ID])
+				x := keys.Mix64(k ^ z.seed[m.ID])
 				if h := uint32(x >> 32); h > hi[i] || h == hi[i] && z.outranks(k, x, m.ID, ids[i]) {
 					ids[i], hi[i], changed = m.ID, h, true
 				}
@@ -191,17 +192,17 @@ func (z *rendezvous) mixedOne(gone []bool, added []Member, d *delta) {
 // ranks above owner for that key: a higher score x>>12, or an equal one
 // and the name that sorts first.
 func (z *rendezvous) outranks(k, x uint64, id, owner NodeID) bool {
-	s, so := x>>12, mix64(k^z.seed[owner])>>12
+	s, so := x>>12, keys.Mix64(k^z.seed[owner])>>12
 	return s > so || s == so && z.nameRank[id] < z.nameRank[owner]
 }
 
 // restoreOne hands the keys of the undo record back to their owners
 // before the departure, and clears the record.
 func (z *rendezvous) restoreOne(d *delta) {
-	keys, u := z.kc.keys64(), &z.undo
+	hs, u := z.kc.Keys64(), &z.undo
 	for e, i := range u.keys {
 		id := u.owners[e]
-		z.ids[i], z.hi[i] = id, uint32(mix64(keys.at(int(i))^z.seed[id])>>32)
+		z.ids[i], z.hi[i] = id, uint32(keys.Mix64(hs.At(int(i))^z.seed[id])>>32)
 		if d != nil {
 			d.add(int(i), z.ids[i:i+1])
 		}

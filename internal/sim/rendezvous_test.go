@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"testing"
 )
@@ -8,7 +9,7 @@ import (
 // TestRendezvousTopR: every key's list is the R live nodes with the
 // highest scores, best first, computed here by brute force.
 func TestRendezvousTopR(t *testing.T) {
-	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: KeySpec{Count: 2000}, Nodes: names("a", "b", "c", "d", "e"),
+	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: keys.KeySpec{Count: 2000}, Nodes: names("a", "b", "c", "d", "e"),
 		Replicas: 3, Rules: []RuleSpec{{Kind: "rendezvous"}}, Steps: []Step{fail("c")}}
 	res := mustReplay(t, s)
 	e := res.env()
@@ -17,7 +18,7 @@ func TestRendezvousTopR(t *testing.T) {
 	for i, k := range res.Keys.Pos {
 		ids := []NodeID{0, 1, 3, 4} // c failed
 		slices.SortFunc(ids, func(a, b NodeID) int {
-			sa, sb := mix64(uint64(k)^z.seed[a])>>12, mix64(uint64(k)^z.seed[b])>>12
+			sa, sb := keys.Mix64(uint64(k)^z.seed[a])>>12, keys.Mix64(uint64(k)^z.seed[b])>>12
 			if sa != sb {
 				if sa > sb {
 					return -1
@@ -63,7 +64,7 @@ func TestRendezvousIncremental(t *testing.T) {
 // TestRendezvousWeights: with weights 1, 2, 3, 4 a node's share is about
 // w/Σw, and adding a heavy node moves keys only to it.
 func TestRendezvousWeights(t *testing.T) {
-	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: KeySpec{Count: 100000}, Replicas: 1,
+	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: keys.KeySpec{Count: 100000}, Replicas: 1,
 		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}, {Name: "c", Weight: 3}, {Name: "d", Weight: 4}}, Rules: []RuleSpec{{Kind: "rendezvous"}},
 		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "e", Weight: 5}}}, remove("b")}}
 	res := mustReplay(t, s)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/workers"
 	"slices"
 	"strconv"
@@ -30,7 +31,7 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("invalid scenario: %w", errs[0])
 	}
-	res := &Result{Scenario: s, Keys: NewKeySet(s.Keys, s.Seed), Timeline: tl}
+	res := &Result{Scenario: s, Keys: keys.NewKeySet(s.Keys, s.Seed), Timeline: tl}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))
@@ -132,7 +133,7 @@ type ruleRun struct {
 }
 
 func newRuleRun(res *Result, p placer, recompute func(int) [][]NodeID) *ruleRun {
-	run := &ruleRun{res: res, p: p, t: newTracker(res, p.order()), recompute: recompute}
+	run := &ruleRun{res: res, p: p, t: newTracker(res, p.Order()), recompute: recompute}
 	run.dp, _ = p.(deltaPlacer)
 	return run
 }
@@ -170,7 +171,7 @@ func deltaOf(dp deltaPlacer, d *delta, r int) bool {
 // replayFull is the reference replay: whole assignments and metrics from
 // scratch at every step, recurrences by recomputation.
 func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID, keepCounts bool) {
-	rank := p.order()
+	rank := p.Order()
 	var prev [][]NodeID
 	seen := map[uint64][]int{}
 	for i := range res.Timeline.States {

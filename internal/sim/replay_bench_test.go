@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"testing"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkReplay(b *testing.B) {
 	k, n, steps := 1_000_000, 100, 100
 	for _, spec := range benchRules {
 		b.Run(fmt.Sprintf("rule=%s/keys=%s/nodes=%d/vnodes=160/steps=%d", spec.Kind, sizeName(k), n, steps), func(b *testing.B) {
-			s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: KeySpec{Count: k}, Nodes: nodeNames(n),
+			s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(n),
 				Replicas: 1, Rules: []RuleSpec{spec}, Steps: scaleSteps(n, steps)}
 			keySetOf(k)
 			for b.Loop() {

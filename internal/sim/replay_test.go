@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"reflect"
 	"slices"
@@ -10,7 +11,7 @@ import (
 // walkthrough is the "Ring" demo's opening: 900 keys, five nodes, ring
 // against modulo.
 func walkthrough(steps ...Step) *Scenario {
-	return &Scenario{Name: "w", Title: "w", Seed: 1, Keys: KeySpec{Count: 900},
+	return &Scenario{Name: "w", Title: "w", Seed: 1, Keys: keys.KeySpec{Count: 900},
 		Nodes: names("a", "b", "c", "d", "e"), Replicas: 1,
 		Rules: []RuleSpec{{Kind: "ring"}, {Kind: "modulo"}}, Steps: steps}
 }
@@ -103,7 +104,7 @@ func TestRecurrenceWithoutSnapshots(t *testing.T) {
 // binomial standard deviation is under 0.0013; the tolerance is 0.006.
 func TestModuloAddMovesNOverNPlusOne(t *testing.T) {
 	for _, n := range []int{2, 5, 10} {
-		s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: KeySpec{Count: 100000},
+		s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 100000},
 			Nodes: nodeNames(n), Rules: []RuleSpec{{Kind: "modulo"}}, Steps: []Step{add("extra")}}
 		res := mustReplay(t, s)
 		got := float64(res.Rules[0].Steps[1].Moved) / 100000
@@ -116,9 +117,9 @@ func TestModuloAddMovesNOverNPlusOne(t *testing.T) {
 
 // TestRingIndependentOfJoinOrder: the ring depends on the node set only.
 func TestRingIndependentOfJoinOrder(t *testing.T) {
-	a := mustReplay(t, &Scenario{Name: "a", Seed: 1, Keys: KeySpec{Count: 2000},
+	a := mustReplay(t, &Scenario{Name: "a", Seed: 1, Keys: keys.KeySpec{Count: 2000},
 		Nodes: names("a", "b", "c"), Rules: []RuleSpec{{Kind: "ring", VNodes: 50}}})
-	b := mustReplay(t, &Scenario{Name: "b", Seed: 1, Keys: KeySpec{Count: 2000},
+	b := mustReplay(t, &Scenario{Name: "b", Seed: 1, Keys: keys.KeySpec{Count: 2000},
 		Nodes: names("c", "a", "b"), Rules: []RuleSpec{{Kind: "ring", VNodes: 50}}})
 	if a.Rules[0].Steps[0].Fingerprint != b.Rules[0].Steps[0].Fingerprint {
 		t.Error("ring assignment depends on join order")
@@ -130,11 +131,11 @@ func TestRingIndependentOfJoinOrder(t *testing.T) {
 // must go to the smaller name whichever joined first.
 func TestRingCollisionTiebreak(t *testing.T) {
 	const pos = 96934822
-	if Hash32("n512789#0") != pos || Hash32("n749192#0") != pos {
+	if keys.Hash32("n512789#0") != pos || keys.Hash32("n749192#0") != pos {
 		t.Fatal("the colliding names no longer collide")
 	}
 	for _, order := range [][]string{{"n512789", "n749192"}, {"n749192", "n512789"}} {
-		res := mustReplay(t, &Scenario{Name: "c", Seed: 1, Keys: KeySpec{Count: 1},
+		res := mustReplay(t, &Scenario{Name: "c", Seed: 1, Keys: keys.KeySpec{Count: 1},
 			Nodes: names(order...), Rules: []RuleSpec{{Kind: "ring", VNodes: 1}}})
 		e := res.env()
 		p := newRing(RuleSpec{VNodes: 1}, e)
@@ -189,7 +190,7 @@ func TestReplicas(t *testing.T) {
 // TestPickRegression pins the seeded choices of random steps (PCG is
 // specified by math/rand/v2; pick is ours).
 func TestPickRegression(t *testing.T) {
-	r := newRand(1, streamChoice)
+	r := keys.NewRand(1, keys.StreamChoice)
 	var got []int
 	for range 8 {
 		got = append(got, pick(r, 5))
@@ -203,7 +204,7 @@ func TestPickRegression(t *testing.T) {
 // TestWithoutFigureData: the copy drops strips and geometry, keeps every
 // other field, and leaves the original untouched.
 func TestWithoutFigureData(t *testing.T) {
-	s := &Scenario{Name: "t", Title: "t", Seed: 1, Keys: KeySpec{Count: 500}, Nodes: nodeNames(4),
+	s := &Scenario{Name: "t", Title: "t", Seed: 1, Keys: keys.KeySpec{Count: 500}, Nodes: nodeNames(4),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "ring", VNodes: 8}}, Steps: []Step{add("x")}}
 	res, err := Replay(s)
 	if err != nil {

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
+
 // Result is a finished replay: the inputs, the membership timeline and,
 // for every rule, what happened at every step. Renderers read it and
 // never change it.
@@ -7,7 +9,7 @@ type Result struct {
 	// Scenario is the replayed input.
 	Scenario *Scenario
 	// Keys is the key set in canonical order.
-	Keys *KeySet
+	Keys *keys.KeySet
 	// Timeline is the membership history shared by all rules.
 	Timeline *Timeline
 	// Rules holds one entry per scenario rule, in scenario order.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"slices"
 	"strconv"
@@ -23,8 +24,8 @@ type ring struct {
 	idx    []uint32 // point index i of pts[j] ("name#i"), for the tiebreak
 	live   []bool   // by NodeID
 	cached map[NodeID]ringNode
-	kc     *keyCache // key positions under the rule's hash
-	on     []int     // by NodeID: 1 + the point count it has on the ring, 0 when off
+	kc     *keys.KeyCache // key positions under the rule's hash
+	on     []int          // by NodeID: 1 + the point count it has on the ring, 0 when off
 	pref   [][]NodeID
 	last   ringView // what the last assign or delta placed
 }
@@ -47,7 +48,7 @@ type ringView struct {
 
 // newRingChecked is newRing after checking the rule's hash name.
 func newRingChecked(spec RuleSpec, e *env) (*ring, error) {
-	if _, err := parseHash(spec.Kind, spec.Hash); err != nil {
+	if _, err := keys.ParseHash(spec.Kind, spec.Hash); err != nil {
 		return nil, err
 	}
 	return newRing(spec, e), nil
@@ -55,12 +56,12 @@ func newRingChecked(spec RuleSpec, e *env) (*ring, error) {
 
 // newRing returns a ring for a rule whose hash name is valid.
 func newRing(spec RuleSpec, e *env) *ring {
-	h, _ := parseHash(spec.Kind, spec.Hash)
+	h, _ := keys.ParseHash(spec.Kind, spec.Hash)
 	v := spec.VNodes
 	if v == 0 {
 		v = DefaultVNodes
 	}
-	return &ring{env: e, vnodes: v, cached: map[NodeID]ringNode{}, kc: newKeyCache(e.keys, h)}
+	return &ring{env: e, vnodes: v, cached: map[NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, h)}
 }
 
 // pointsOf returns the positions of a node's count points.
@@ -73,7 +74,7 @@ func (r *ring) pointsOf(id NodeID, count int) []uint32 {
 	pts := make([]uint32, count)
 	for i := range pts {
 		buf = strconv.AppendInt(append(append(buf[:0], name...), '#'), int64(i), 10)
-		pts[i] = r.kc.hash.sum32(buf)
+		pts[i] = r.kc.Hash.Sum32(buf)
 	}
 	r.cached[id] = ringNode{count: count, pts: pts}
 	return pts
@@ -314,12 +315,12 @@ func (r *ring) walk(j, R int, list []NodeID) []NodeID {
 // per-key search.
 func (r *ring) assign(lists [][]NodeID) {
 	pref := r.prefs(len(lists))
-	sorted := r.kc.sortedPos()
-	perm, _ := r.kc.order()
+	sorted := r.kc.SortedPos()
+	perm, _ := r.kc.Order()
 	P := len(r.pts)
 	j := 0
 	for t, p := range sorted {
-		i := at(perm, t)
+		i := keys.CanonicalAt(perm, t)
 		for j < P && r.pts[j].Pos < p {
 			j++
 		}
@@ -343,12 +344,12 @@ func (r *ring) delta(d *delta) bool {
 		return false
 	}
 	cur := ringView{r.pts, r.prefs(len(d.lists))}
-	sorted := r.kc.sortedPos()
-	perm, _ := r.kc.order()
+	sorted := r.kc.SortedPos()
+	perm, _ := r.kc.Order()
 	diffViews(r.last, cur, func(lo, hi uint64, _, j int) bool {
 		t0, t1 := stretchRanks(sorted, lo, hi)
 		for t := t0; t < t1; t++ {
-			d.addFrom(at(perm, t), cur.pref, j)
+			d.addFrom(keys.CanonicalAt(perm, t), cur.pref, j)
 		}
 		return true
 	})
@@ -422,7 +423,7 @@ func (r *ring) first(pos uint32) int {
 }
 
 func (r *ring) probe(key string, R int) (uint64, []NodeID) {
-	pos := r.kc.hash.sum32([]byte(key))
+	pos := r.kc.Hash.Sum32([]byte(key))
 	return uint64(pos), r.walk(r.first(pos), R, nil)
 }
 
@@ -461,7 +462,7 @@ func ringArcs(pts []Point, live func(NodeID) bool) []Arc {
 	return arcs
 }
 
-func (r *ring) order() []uint32 {
-	_, rank := r.kc.order()
+func (r *ring) Order() []uint32 {
+	_, rank := r.kc.Order()
 	return rank
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/profile/redis"
 	"math"
 	"slices"
@@ -52,10 +53,10 @@ func newSlots(spec RuleSpec, e *env) (*slots, error) {
 		return nil, fmt.Errorf("rule slots: the hash is CRC16 (XMODEM), as in Redis Cluster; hash %q does not apply", spec.Hash)
 	}
 	s := &slots{env: e}
-	kc := newKeyCache(e.keys, hashFNV)
-	s.slot = kc.each32(func(b []byte) uint32 { return uint32(KeySlot(b)) })
+	kc := keys.NewKeyCache(e.keys, keys.HashFNV)
+	s.slot = kc.Each32(func(b []byte) uint32 { return uint32(KeySlot(b)) })
 	var sorted []uint32
-	sorted, s.perm, s.rank = rankBy(s.slot)
+	sorted, s.perm, s.rank = keys.RankBy(s.slot)
 	s.start = make([]uint32, NumSlots+1)
 	for x := range s.start {
 		s.start[x] = uint32(lowerBound(sorted, uint32(x)))
@@ -259,4 +260,4 @@ func (s *slots) geometry() ([]Arc, []Point) {
 	return arcs, nil
 }
 
-func (s *slots) order() []uint32 { return s.rank }
+func (s *slots) Order() []uint32 { return s.rank }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"strings"
 	"testing"
 )
@@ -38,7 +39,7 @@ func slotCounts(home []NodeID, n int) []int {
 // exactly the slots the new node needs, from the most loaded donors'
 // highest slots; a removal moves only the removed node's slots.
 func TestSlotsRebalance(t *testing.T) {
-	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 30000}, Nodes: names("a", "b", "c"),
+	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 30000}, Nodes: names("a", "b", "c"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []Step{add("d"), remove("b")}}
 	res := mustReplay(t, s)
 	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
@@ -79,7 +80,7 @@ func TestSlotsRebalance(t *testing.T) {
 // TestSlotsFailover: a failed master's slots are spread over the live
 // ones with a note, and recovery brings the exact table back.
 func TestSlotsFailover(t *testing.T) {
-	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 30000}, Nodes: names("a", "b", "c", "d", "e"),
+	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 30000}, Nodes: names("a", "b", "c", "d", "e"),
 		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []Step{fail("c"), recover_("c")}}
 	res := mustReplay(t, s)
 	steps := res.Rules[0].Steps
@@ -99,7 +100,7 @@ func TestSlotsFailover(t *testing.T) {
 // TestSlotsWeights: weights set contiguous ranges and rebalance targets
 // in proportion, as redis-cli's --weight does.
 func TestSlotsWeights(t *testing.T) {
-	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: KeySpec{Count: 100}, Replicas: 2,
+	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 100}, Replicas: 2,
 		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "slots"}},
 		Steps: []Step{{Op: OpWeight, Nodes: []NodeSpec{{Name: "a", Weight: 3}}}}}
 	res := mustReplay(t, s)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"math/bits"
 	"math/rand/v2"
 	"strconv"
@@ -95,19 +96,6 @@ type StepError struct {
 
 func (e StepError) Error() string { return fmt.Sprintf("step %d: %s", e.Step, e.Msg) }
 
-// Random streams: each use of the scenario seed gets its own PCG stream so
-// that adding a use never shifts the values another use sees.
-const (
-	streamKeys   = 0x6b657973 // "keys"
-	streamChoice = 0x63686f69 // "choi"
-	streamZipf   = 0x7a697066 // "zipf"
-)
-
-// NewRand returns the generator for one stream of a scenario's seed.
-func newRand(seed, stream uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, stream))
-}
-
 // pick returns a uniform integer in [0, n) from r, n ≥ 1. It uses Lemire's
 // multiply-and-reject method on r.Uint64 so that the result depends only on
 // PCG's output, which math/rand/v2 specifies.
@@ -125,7 +113,7 @@ func pick(r *rand.Rand, n int) int {
 // seeded random choices, and reports every step that cannot be done.
 // The Timeline is usable only when no errors are returned.
 func NewTimeline(s *Scenario) (*Timeline, []StepError) {
-	b := &timelineBuilder{t: &Timeline{}, ids: map[string]NodeID{}, rng: newRand(s.Seed, streamChoice)}
+	b := &timelineBuilder{t: &Timeline{}, ids: map[string]NodeID{}, rng: keys.NewRand(s.Seed, keys.StreamChoice)}
 	start := State{Op: OpStart, Replicas: max(s.Replicas, 1)}
 	for i, n := range s.Nodes {
 		if _, dup := start.Member(b.id(n.Name)); dup {

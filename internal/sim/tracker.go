@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"math/bits"
 	"slices"
 )
@@ -45,7 +46,7 @@ type tracker struct {
 func newTracker(res *Result, rank []uint32) *tracker {
 	t := &tracker{res: res, k: res.Keys.Len(), rank: rank, seen: map[uint64][]int{}}
 	for _, name := range res.Timeline.Nodes {
-		t.nodeHash = append(t.nodeHash, nameHash64(name))
+		t.nodeHash = append(t.nodeHash, keys.NameHash64(name))
 	}
 	t.hist = newHistory(t.k)
 	t.cells = newStripIndex(t.k)
@@ -136,7 +137,7 @@ func (t *tracker) start() StepResult {
 
 // term is key k's part of the fingerprint when node o owns it.
 func (t *tracker) term(k int, o NodeID) uint64 {
-	return mix64(t.nodeHash[o] + uint64(k)*0x9e3779b97f4a7c15)
+	return keys.Mix64(t.nodeHash[o] + uint64(k)*0x9e3779b97f4a7c15)
 }
 
 func countNoNode(l []NodeID) int {

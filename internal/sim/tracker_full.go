@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
 // fullMeasure computes step i's StepResult from scratch, in O(K·R), from
@@ -13,7 +14,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, tota
 	k := res.Keys.Len()
 	for key, o := range cur[0] {
 		sr.Loads[o]++
-		sr.Fingerprint += mix64(nameHash64(nodes[o]) + uint64(key)*0x9e3779b97f4a7c15)
+		sr.Fingerprint += keys.Mix64(keys.NameHash64(nodes[o]) + uint64(key)*0x9e3779b97f4a7c15)
 	}
 	sr.UnderReplicated = countNoNode(cur[len(cur)-1])
 	counts := newStripCounts(k)

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
 // The single-replica fast path of the tracker. With one replica a key's
@@ -250,7 +251,7 @@ func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 func fingerprint(nodeHash []uint64, owners []NodeID) uint64 {
 	var fp, kg uint64
 	for _, o := range owners {
-		fp += mix64(nodeHash[o] + kg)
+		fp += keys.Mix64(nodeHash[o] + kg)
 		kg += 0x9e3779b97f4a7c15
 	}
 	return fp

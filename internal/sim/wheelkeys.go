@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/keys"
+
 // KeyPositions returns, by canonical key, where rule's wheel puts each key
 // on the 32-bit circle of StepResult.Arcs and Points: the key's 32-bit hash
 // under the rule's hash for the hashing rules (ring, bounded, ketama,
@@ -18,15 +20,15 @@ package sim
 // again and returns a new slice, so call it only for small key sets.
 func (res *Result) KeyPositions(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
-	keys := res.Keys
+	ks := res.Keys
 	if k := KindOf(spec.Kind); k != nil && k.position != nil {
-		return newKeyCache(keys, hashFNV).each32(k.position(spec.Effective()))
+		return keys.NewKeyCache(ks, keys.HashFNV).Each32(k.position(spec.Effective()))
 	}
-	h, err := parseHash(spec.Kind, spec.Effective().Hash)
-	if err != nil || h == hashFNV {
-		return append([]uint32(nil), keys.Pos...)
+	h, err := keys.ParseHash(spec.Kind, spec.Effective().Hash)
+	if err != nil || h == keys.HashFNV {
+		return append([]uint32(nil), ks.Pos...)
 	}
-	return newKeyCache(keys, h).pos32()
+	return keys.NewKeyCache(ks, h).Pos32()
 }
 
 // MovedKeys returns, by canonical key, whether the key changed owner at
@@ -56,10 +58,10 @@ func (res *Result) MovedKeys(rule, step int) []bool {
 func (res *Result) keyRank(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
 	if k := KindOf(spec.Kind); k == nil || k.position == nil {
-		if h, err := parseHash(spec.Kind, spec.Effective().Hash); err != nil || h == hashFNV {
+		if h, err := keys.ParseHash(spec.Kind, spec.Effective().Hash); err != nil || h == keys.HashFNV {
 			return nil
 		}
 	}
-	_, _, rank := rankBy(res.KeyPositions(rule))
+	_, _, rank := keys.RankBy(res.KeyPositions(rule))
 	return rank
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"sort"
 	"testing"
@@ -18,7 +19,7 @@ var wheelRules = []RuleSpec{
 
 func wheelScenario(k int) *Scenario {
 	return &Scenario{
-		Name: "wheel", Seed: 7, Keys: KeySpec{Count: k},
+		Name: "wheel", Seed: 7, Keys: keys.KeySpec{Count: k},
 		Nodes: nodeNames(6), Rules: wheelRules, Replicas: 1,
 		Steps: []Step{add("node-7"), fail("node-2"), recover_("node-2"), remove("node-7", "node-5")},
 	}
@@ -39,7 +40,7 @@ func TestKeyOrderMatchesPlacer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := res.keyRank(r), p.order(); !slices.Equal(got, want) {
+		if got, want := res.keyRank(r), p.Order(); !slices.Equal(got, want) {
 			t.Errorf("%s: keyRank differs from the placer's order", rr.Spec.Label)
 		}
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"testing"
 )
@@ -13,14 +14,14 @@ func TestZipfAllZero(t *testing.T) {
 		for _, s := range []float64{0.01, 0.5, 1, 1.1, 3} {
 			h := 0.0
 			for j := n; j >= 1; j-- {
-				h += detPow(float64(j), -s)
+				h += keys.DetPow(float64(j), -s)
 			}
 			for _, total := range []int64{1, 2, 3, int64(h/2) - 1, int64(h / 2), int64(h/2) + 1, int64(h), 1_000_000} {
 				if total < 1 {
 					continue
 				}
-				want := slices.Max(ZipfWeights(n, s, total, 1)) == 0
-				if got, _ := ZipfAllZero(n, s, total); got != want {
+				want := slices.Max(keys.ZipfWeights(n, s, total, 1)) == 0
+				if got, _ := keys.ZipfAllZero(n, s, total); got != want {
 					t.Errorf("ZipfAllZero(%d, %g, %d) = %v, want %v (H = %g)", n, s, total, got, want, h)
 				}
 			}

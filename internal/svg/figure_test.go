@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"github.com/ringreport/ringreport/internal/keys"
 	"io"
 	"math"
 	"os"
@@ -38,7 +39,7 @@ func walkthrough(name string, k int) *sim.Scenario {
 		Name:     name,
 		Title:    "Ring walkthrough",
 		Seed:     1,
-		Keys:     sim.KeySpec{Count: k},
+		Keys:     keys.KeySpec{Count: k},
 		Nodes:    nodes("a", "b", "c", "d", "e"),
 		Rules:    []sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
 		Replicas: 1,
@@ -219,7 +220,7 @@ func TestWheelKeysEveryRule(t *testing.T) {
 		rules = append(rules, sim.RuleSpec{Kind: k})
 	}
 	rules = append(rules, sim.RuleSpec{Kind: "ring", Hash: "xxhash64"})
-	s := &sim.Scenario{Name: "dots", Title: "dots", Seed: 3, Keys: sim.KeySpec{Count: 400},
+	s := &sim.Scenario{Name: "dots", Title: "dots", Seed: 3, Keys: keys.KeySpec{Count: 400},
 		Nodes: nodes("a", "b", "c", "d"), Rules: rules, Replicas: 1,
 		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: nodes("e")}}}
 	for _, f := range replay(t, s) {

@@ -2,6 +2,7 @@ package svg
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ func TestLegendMembers(t *testing.T) {
 	for j := range 30 {
 		names = append(names, fmt.Sprintf("n%02d", j))
 	}
-	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: sim.KeySpec{Count: 3000}, Nodes: nodes(names...),
+	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: nodes(names...),
 		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "modulo"}}, Replicas: 1,
 		Steps: []sim.Step{{Op: sim.OpFail, Nodes: nodes("n03")}, {Op: sim.OpAdd, Nodes: nodes("x")}}}
 	res, err := sim.Replay(s)
@@ -96,7 +97,7 @@ func TestBalanceProfile(t *testing.T) {
 	for j := range maxBalanceGroups + 6 {
 		names = append(names, fmt.Sprintf("n%02d", j))
 	}
-	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: sim.KeySpec{Count: 3000}, Nodes: nodes(names...),
+	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: nodes(names...),
 		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "maglev"}}, Replicas: 1,
 		Steps: []sim.Step{{Op: sim.OpFail, Nodes: nodes("n03")}}}
 	res, err := sim.Replay(s)

@@ -1,6 +1,7 @@
 package svg
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,7 +16,7 @@ import (
 func sweepStudy(t testing.TB, seeds int) *sweep.Result {
 	t.Helper()
 	base := &sim.Scenario{
-		Name: "sweep", Title: "Points per node", Seed: 1, Keys: sim.KeySpec{Count: 4000},
+		Name: "sweep", Title: "Points per node", Seed: 1, Keys: keys.KeySpec{Count: 4000},
 		Nodes: sweep.GeneratedNodes(8), Replicas: 1,
 		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
 		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: nodes("node-9")}},

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"runtime"
 
 	"github.com/ringreport/ringreport/internal/workers"
@@ -14,7 +15,7 @@ import (
 
 // twelve is 12 nodes under a ring, with a thirteenth node joining.
 func twelve(keys int) *sim.Scenario {
-	return &sim.Scenario{Name: "twelve", Title: "Twelve", Seed: 1, Keys: sim.KeySpec{Count: keys}, Nodes: GeneratedNodes(12),
+	return &sim.Scenario{Name: "twelve", Title: "Twelve", Seed: 1, Keys: keys.KeySpec{Count: keys}, Nodes: GeneratedNodes(12),
 		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}}, Replicas: 1,
 		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "node-13"}}}}}
 }

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestNumbers(t *testing.T) {
 }
 
 func TestChange(t *testing.T) {
-	s := &sim.Scenario{Name: "c", Title: "c", Seed: 1, Replicas: 1, Keys: sim.KeySpec{Count: 10},
+	s := &sim.Scenario{Name: "c", Title: "c", Seed: 1, Replicas: 1, Keys: keys.KeySpec{Count: 10},
 		Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b", Weight: 2}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
 		Rules: []sim.RuleSpec{{Kind: "modulo", Label: "modulo"}},
 		Steps: []sim.Step{

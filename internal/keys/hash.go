@@ -1,4 +1,4 @@
-package sim
+package keys
 
 // FNV-1a parameters for 32 bits (http://www.isthe.com/chongo/tech/comp/fnv/).
 const (
@@ -15,7 +15,7 @@ func Hash32(s string) uint32 { return fnv1aFmix(s) }
 // hash32Bytes is Hash32 over a byte slice.
 func hash32Bytes(b []byte) uint32 { return fnv1aFmix(b) }
 
-func fnv1aFmix[T string | []byte](b T) uint32 { return fmix32(fnv1a(fnvOffset32, b)) }
+func fnv1aFmix[T string | []byte](b T) uint32 { return Fmix32(fnv1a(fnvOffset32, b)) }
 
 // fnv1a continues 32-bit FNV-1a from state h over the bytes of b, so that
 // keys sharing a prefix can start from the prefix's state.
@@ -27,9 +27,9 @@ func fnv1a[T string | []byte](h uint32, b T) uint32 {
 	return h
 }
 
-// fmix32 is the final avalanche step of MurmurHash3 (Austin Appleby,
+// Fmix32 is the final avalanche step of MurmurHash3 (Austin Appleby,
 // public domain): every input bit affects every output bit.
-func fmix32(h uint32) uint32 {
+func Fmix32(h uint32) uint32 {
 	h ^= h >> 16
 	h *= 0x85ebca6b
 	h ^= h >> 13
@@ -38,9 +38,9 @@ func fmix32(h uint32) uint32 {
 	return h
 }
 
-// mix64 is the SplitMix64 finalizer (Steele, Lea, Flood 2014), used to
+// Mix64 is the SplitMix64 finalizer (Steele, Lea, Flood 2014), used to
 // fingerprint assignments; it is a bijection on uint64.
-func mix64(x uint64) uint64 {
+func Mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27
@@ -49,12 +49,12 @@ func mix64(x uint64) uint64 {
 	return x
 }
 
-// nameHash64 is a 64-bit hash of a node name: FNV-1a 64 then mix64.
-func nameHash64(s string) uint64 {
+// NameHash64 is a 64-bit hash of a node name: FNV-1a 64 then mix64.
+func NameHash64(s string) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h ^= uint64(s[i])
 		h *= 1099511628211
 	}
-	return mix64(h)
+	return Mix64(h)
 }

@@ -1,4 +1,4 @@
-package sim
+package keys
 
 import (
 	"cmp"
@@ -45,14 +45,14 @@ func ZipfWeights(n int, s float64, total int64, seed uint64) []uint32 {
 	}
 	h := 0.0
 	for j := n; j >= 1; j-- {
-		h += detPow(float64(j), -s)
+		h += DetPow(float64(j), -s)
 	}
 	w := make([]uint32, n)
 	for r := range w {
-		q := float64(float64(total)*detPow(float64(r+1), -s)) / h
+		q := float64(float64(total)*DetPow(float64(r+1), -s)) / h
 		w[r] = uint32(min(math.Round(q), MaxWeight))
 	}
-	rng := newRand(seed, streamZipf)
+	rng := NewRand(seed, streamZipf)
 	rng.Shuffle(n, func(i, j int) { w[i], w[j] = w[j], w[i] })
 	return w
 }
@@ -87,9 +87,9 @@ func ZipfAllZero(n int, s float64, total int64) (bool, float64) {
 	}
 	h := 0.0
 	for j := n; j >= 1; j-- {
-		h += detPow(float64(j), -s)
+		h += DetPow(float64(j), -s)
 	}
-	return math.Round(float64(total)*detPow(1, -s)/h) == 0, h
+	return math.Round(float64(total)*DetPow(1, -s)/h) == 0, h
 }
 
 // setWeights fills k.Weight, k.Requests and k.Hot from the spec; gen

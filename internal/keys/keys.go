@@ -1,9 +1,10 @@
-package sim
+package keys
 
 import (
-	"github.com/ringreport/ringreport/internal/workers"
 	"runtime"
 	"strconv"
+
+	"github.com/ringreport/ringreport/internal/workers"
 )
 
 // DefaultKeyPrefix is the prefix of generated keys when a scenario names none.
@@ -42,7 +43,7 @@ func NewKeySet(spec KeySpec, seed uint64) *KeySet {
 	if k.prefix == "" {
 		k.prefix = DefaultKeyPrefix
 	}
-	r := newRand(seed, streamKeys)
+	r := NewRand(seed, streamKeys)
 	for i := range k.feistel {
 		k.feistel[i] = r.Uint32()
 	}
@@ -78,7 +79,7 @@ func (k *KeySet) appendGen(dst []byte, g uint32) []byte {
 func (k *KeySet) number(g uint32) uint32 {
 	l, r := uint16(g>>16), uint16(g)
 	for _, rk := range k.feistel {
-		l, r = r, l^uint16(fmix32(uint32(r)^rk))
+		l, r = r, l^uint16(Fmix32(uint32(r)^rk))
 	}
 	return uint32(l)<<16 | uint32(r)
 }
@@ -99,7 +100,7 @@ func (k *KeySet) packedPositions(n int) []uint64 {
 		var buf [20]byte
 		for g := lo; g < hi; g++ {
 			digits := strconv.AppendUint(buf[:0], uint64(k.number(uint32(g))), 10)
-			a[g] = uint64(fmix32(fnv1a(h0, digits)))<<32 | uint64(g)
+			a[g] = uint64(Fmix32(fnv1a(h0, digits)))<<32 | uint64(g)
 		}
 	})
 	return a
@@ -174,3 +175,28 @@ func radixSort(a []uint64) []uint64 {
 	}
 	return a
 }
+
+// KeySpec describes a key set: either Count generated keys named
+// Prefix+number (the numbers come from the seed), or an explicit list.
+type KeySpec struct {
+	// Count is the number of generated keys (≥ 1) when List is nil.
+	Count int
+	// Prefix is prepended to each generated key; empty means "key-".
+	Prefix string
+	// List, when non-nil, is the explicit key set (from a keys file), in
+	// file order. Duplicates are allowed and count as separate keys.
+	List []string
+	// Weights, when non-nil, gives each key of List its request count
+	// (a key,weight CSV file), in file order; len(Weights) == len(List)
+	// and the counts must not all be 0.
+	Weights []uint32
+	// Zipf, when > 0, gives the Count generated keys Zipf-distributed
+	// request counts with this exponent s (see ZipfWeights).
+	Zipf float64
+	// Requests is the total request count that Zipf splits over the keys;
+	// 0 means DefaultZipfRequests.
+	Requests int64
+}
+
+// Weighted reports whether the key set carries request counts.
+func (k KeySpec) Weighted() bool { return k.Weights != nil || k.Zipf > 0 }

@@ -1,4 +1,4 @@
-package sim
+package keys
 
 import (
 	"crypto/md5"
@@ -26,16 +26,16 @@ var HashNames = []string{"fnv1a-fmix", "xxhash64", "crc32", "md5"}
 type hashKind uint8
 
 const (
-	hashFNV hashKind = iota
-	hashXX
-	hashCRC32
-	hashMD5
+	HashFNV hashKind = iota
+	HashXX
+	HashCRC32
+	HashMD5
 )
 
-// parseHash returns the hash a rule names; "" is the default.
-func parseHash(kind, name string) (hashKind, error) {
+// ParseHash returns the hash a rule names; "" is the default.
+func ParseHash(kind, name string) (hashKind, error) {
 	if name == "" {
-		return hashFNV, nil
+		return HashFNV, nil
 	}
 	for i, n := range HashNames {
 		if n == name {
@@ -45,33 +45,33 @@ func parseHash(kind, name string) (hashKind, error) {
 	return 0, fmt.Errorf("rule %s: unknown hash %q (want one of %v)", kind, name, HashNames)
 }
 
-// sum32 is the 32-bit form of the hash: a key's position on the circle.
-func (h hashKind) sum32(b []byte) uint32 {
+// Sum32 is the 32-bit form of the hash: a key's position on the circle.
+func (h hashKind) Sum32(b []byte) uint32 {
 	switch h {
-	case hashXX:
+	case HashXX:
 		return uint32(xxhash.Sum64(b))
-	case hashCRC32:
+	case HashCRC32:
 		return crc32.ChecksumIEEE(b)
-	case hashMD5:
+	case HashMD5:
 		d := md5.Sum(b)
 		return binary.LittleEndian.Uint32(d[:4])
 	}
 	return hash32Bytes(b)
 }
 
-// sum64 is the 64-bit form: xxhash64 in full, the others zero-extended.
-func (h hashKind) sum64(b []byte) uint64 {
-	if h == hashXX {
+// Sum64 is the 64-bit form: xxhash64 in full, the others zero-extended.
+func (h hashKind) Sum64(b []byte) uint64 {
+	if h == HashXX {
 		return xxhash.Sum64(b)
 	}
-	return uint64(h.sum32(b))
+	return uint64(h.Sum32(b))
 }
 
-// keyCache holds one rule's per-key hashes, computed once on first use
+// KeyCache holds one rule's per-key hashes, computed once on first use
 // from KeySet.AppendName, and the rule's position order of the keys.
-type keyCache struct {
+type KeyCache struct {
 	keys   *KeySet
-	hash   hashKind
+	Hash   hashKind
 	h32    []uint32
 	h64    []uint64
 	perm   []uint32 // rule order → canonical index, nil when canonical
@@ -80,22 +80,22 @@ type keyCache struct {
 	done   bool     // perm, rank and sorted are set
 }
 
-func newKeyCache(keys *KeySet, h hashKind) *keyCache { return &keyCache{keys: keys, hash: h} }
+func NewKeyCache(keys *KeySet, h hashKind) *KeyCache { return &KeyCache{keys: keys, Hash: h} }
 
-// pos32 returns every key's 32-bit hash by canonical index.
-func (c *keyCache) pos32() []uint32 {
-	if c.hash == hashFNV {
+// Pos32 returns every key's 32-bit hash by canonical index.
+func (c *KeyCache) Pos32() []uint32 {
+	if c.Hash == HashFNV {
 		return c.keys.Pos
 	}
 	if c.h32 == nil {
-		if c.hash == hashXX {
+		if c.Hash == HashXX {
 			c.h32 = make([]uint32, c.keys.Len())
 			for i, h := range c.pos64() {
 				c.h32[i] = uint32(h)
 			}
 			return c.h32
 		}
-		c.h32 = c.each32(c.hash.sum32)
+		c.h32 = c.Each32(c.Hash.Sum32)
 	}
 	return c.h32
 }
@@ -103,8 +103,8 @@ func (c *keyCache) pos32() []uint32 {
 // pos64 returns every key's 64-bit hash by canonical index: the xxhash64
 // hashes, or nil for a 32-bit hash, whose 64-bit form is pos32
 // zero-extended (see sum64) and is not stored, to save 8 bytes per key.
-func (c *keyCache) pos64() []uint64 {
-	if c.hash != hashXX {
+func (c *KeyCache) pos64() []uint64 {
+	if c.Hash != HashXX {
 		return nil
 	}
 	if c.h64 == nil {
@@ -118,30 +118,30 @@ func (c *keyCache) pos64() []uint64 {
 	return c.h64
 }
 
-// keys64 is the 64-bit hashes of every key, stored or derived: key i's
+// Keys64 is the 64-bit hashes of every key, stored or derived: key i's
 // is h64[i] when h64 is not nil, else uint64(h32[i]).
-type keys64 struct {
+type Keys64 struct {
 	h64 []uint64
 	h32 []uint32
 }
 
-func (c *keyCache) keys64() keys64 {
+func (c *KeyCache) Keys64() Keys64 {
 	if h := c.pos64(); h != nil {
-		return keys64{h64: h}
+		return Keys64{h64: h}
 	}
-	return keys64{h32: c.pos32()}
+	return Keys64{h32: c.Pos32()}
 }
 
-// at returns key i's 64-bit hash.
-func (k keys64) at(i int) uint64 {
+// At returns key i's 64-bit hash.
+func (k Keys64) At(i int) uint64 {
 	if k.h64 != nil {
 		return k.h64[i]
 	}
 	return uint64(k.h32[i])
 }
 
-// each32 applies f to every key's bytes, by canonical index.
-func (c *keyCache) each32(f func([]byte) uint32) []uint32 {
+// Each32 applies f to every key's bytes, by canonical index.
+func (c *KeyCache) Each32(f func([]byte) uint32) []uint32 {
 	out := make([]uint32, c.keys.Len())
 	var buf []byte
 	for i := range out {
@@ -151,30 +151,30 @@ func (c *keyCache) each32(f func([]byte) uint32) []uint32 {
 	return out
 }
 
-// order returns the permutation that lists keys by ascending 32-bit
+// Order returns the permutation that lists keys by ascending 32-bit
 // position under the rule's hash (ties by canonical index) and its
 // inverse; both are nil when that is the canonical order.
-func (c *keyCache) order() (perm, rank []uint32) {
+func (c *KeyCache) Order() (perm, rank []uint32) {
 	if !c.done {
 		c.sorted = c.keys.Pos
-		if c.hash != hashFNV {
-			c.sorted, c.perm, c.rank = rankBy(c.pos32())
+		if c.Hash != HashFNV {
+			c.sorted, c.perm, c.rank = RankBy(c.Pos32())
 		}
 		c.done = true
 	}
 	return c.perm, c.rank
 }
 
-// sortedPos returns the key positions in ascending order: the t-th is the
-// position of canonical key at(perm, t).
-func (c *keyCache) sortedPos() []uint32 {
-	c.order()
+// SortedPos returns the key positions in ascending order: the t-th is the
+// position of canonical key canonicalAt(perm, t).
+func (c *KeyCache) SortedPos() []uint32 {
+	c.Order()
 	return c.sorted
 }
 
-// rankBy sorts canonical indices by vals (stable) and returns the sorted
+// RankBy sorts canonical indices by vals (stable) and returns the sorted
 // values, the sorted indices and each index's rank.
-func rankBy(vals []uint32) (sorted, perm, rank []uint32) {
+func RankBy(vals []uint32) (sorted, perm, rank []uint32) {
 	sorted, perm = sortByPosition(vals)
 	rank = make([]uint32, len(perm))
 	for t, i := range perm {
@@ -183,8 +183,8 @@ func rankBy(vals []uint32) (sorted, perm, rank []uint32) {
 	return sorted, perm, rank
 }
 
-// at returns the canonical index of the t-th key in rule order.
-func at(perm []uint32, t int) int {
+// CanonicalAt returns the canonical index of the t-th key in rule order.
+func CanonicalAt(perm []uint32, t int) int {
 	if perm == nil {
 		return t
 	}
@@ -197,13 +197,13 @@ const (
 	ln2Lo = 1.90821492927058770002e-10
 )
 
-// detLog returns ln x for x > 0 using only IEEE-754 operations that Go
+// DetLog returns ln x for x > 0 using only IEEE-754 operations that Go
 // rounds correctly, each product rounded explicitly so that no compiler
 // fuses a multiply-add: the same bits on every architecture, unlike
 // math.Log, which is assembly on amd64 and Go elsewhere. x = f·2^e with
 // f in [√½, √2), and ln f = 2·atanh(s), s = (f−1)/(f+1), by its series
 // to s¹⁹ (|s| ≤ 0.172, error below 1e-17).
-func detLog(x float64) float64 {
+func DetLog(x float64) float64 {
 	f, e := math.Frexp(x)
 	if f < math.Sqrt2/2 {
 		f *= 2

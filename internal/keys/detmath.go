@@ -1,4 +1,4 @@
-package sim
+package keys
 
 import "math"
 
@@ -21,6 +21,6 @@ func detExp(x float64) float64 {
 	return math.Ldexp(sum, int(k))
 }
 
-// detPow returns x^y for x > 0 as detExp(y·detLog(x)): reproducible to
+// DetPow returns x^y for x > 0 as detExp(y·detLog(x)): reproducible to
 // the bit on every machine, accurate to a few units in the last place.
-func detPow(x, y float64) float64 { return detExp(float64(y * detLog(x))) }
+func DetPow(x, y float64) float64 { return detExp(float64(y * DetLog(x))) }

@@ -1,4 +1,4 @@
-package sim
+package keys
 
 import (
 	"math"
@@ -13,13 +13,13 @@ func TestDetExpPow(t *testing.T) {
 		}
 	}
 	for _, tc := range [][2]float64{{2, -1.1}, {100000, -1.1}, {3, 0.5}, {1, -2}, {7, 3}} {
-		got, want := detPow(tc[0], tc[1]), math.Pow(tc[0], tc[1])
+		got, want := DetPow(tc[0], tc[1]), math.Pow(tc[0], tc[1])
 		if math.Abs(got-want) > 1e-14*want {
 			t.Errorf("detPow(%v, %v) = %v, want %v", tc[0], tc[1], got, want)
 		}
 	}
 	// Pinned bits: a change here changes every Zipf key set.
-	if got := math.Float64bits(detPow(10, -1.1)); got != 0x3fb4_55b5_a30b_0359 {
+	if got := math.Float64bits(DetPow(10, -1.1)); got != 0x3fb4_55b5_a30b_0359 {
 		t.Errorf("detPow(10, -1.1) bits %#x", got)
 	}
 }
