@@ -13,6 +13,7 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/text"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // Build turns a finished replay and its figures into the report model.
@@ -116,7 +117,7 @@ func shownKey(k string) string { return text.Visible(k, MaxKeyShown) }
 // memberList lists the members of st in join order, with weights when
 // withWeights is set and they are not all 1, and failed members marked;
 // past maxListed members, the first and last few (shortList).
-func memberList(res *sim.Result, st *sim.State, withWeights bool) string {
+func memberList(res *sim.Result, st *timeline.State, withWeights bool) string {
 	weighted := withWeights && !text.EqualWeights(st)
 	names := make([]string, len(st.Members))
 	for i, m := range st.Members {
@@ -143,7 +144,7 @@ const (
 // all of them, else how many, the ends of the list in join order and the
 // failed ones, e.g. "node-1, node-2, node-3, … 96 more …, node-100,
 // node-101, node-102; failed: node-54".
-func memberSummary(res *sim.Result, st *sim.State) string {
+func memberSummary(res *sim.Result, st *timeline.State) string {
 	if len(st.Members) <= maxListed {
 		return memberList(res, st, false)
 	}
@@ -172,7 +173,7 @@ func shortList(names []string) string {
 	return strings.Join(ends, ", ")
 }
 
-func weightsText(st *sim.State) string {
+func weightsText(st *timeline.State) string {
 	if text.EqualWeights(st) {
 		return "equal weights"
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // formulaLabels are rule labels and node names that a spreadsheet would
@@ -30,7 +31,7 @@ func TestCSVOutputsNeutraliseFormulas(t *testing.T) {
 	}
 	s := &sim.Scenario{Name: "formulas", Title: "formulas", Seed: 4, Keys: keys.KeySpec{Count: 300}, Replicas: 1,
 		Nodes: names("=a", "+b", "-c", "@d"), Rules: rules,
-		Steps:      []sim.Step{{Op: sim.OpAdd, Nodes: names("=HYPERLINK(\"x\")")}, {Op: sim.OpRemove, Nodes: names("-c")}},
+		Steps:      []timeline.Step{{Op: timeline.OpAdd, Nodes: names("=HYPERLINK(\"x\")")}, {Op: timeline.OpRemove, Nodes: names("-c")}},
 		Migrations: []sim.Migration{{From: formulaLabels[0], To: formulaLabels[1]}, {From: formulaLabels[2], To: formulaLabels[3]}}}
 	res := replay(t, s)
 	steps, err := CSV(res)

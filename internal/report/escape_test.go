@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/golden"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/yuin/goldmark"
@@ -55,9 +56,9 @@ func hostile() *sim.Scenario {
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "<b>r|ng</b>", VNodes: 8}, {Kind: "modulo", Label: "`m`\\"}},
 		Replicas: 2,
 		Probes:   []string{"<img src=x onerror=y>", "p|q"},
-		Steps: []sim.Step{
-			{Op: sim.OpAdd, Nodes: names("&amp;<i>"), Note: "<script>alert(2)</script>\n| a | b |"},
-			{Op: sim.OpFail, Nodes: names("a|b")},
+		Steps: []timeline.Step{
+			{Op: timeline.OpAdd, Nodes: names("&amp;<i>"), Note: "<script>alert(2)</script>\n| a | b |"},
+			{Op: timeline.OpFail, Nodes: names("a|b")},
 		},
 	}
 }

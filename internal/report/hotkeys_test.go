@@ -9,6 +9,7 @@ import (
 	"github.com/ringreport/ringreport/internal/golden"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // exampleScenario parses scenarios/<name>.yaml, the example a user sees.
@@ -57,11 +58,11 @@ func TestGoldenHotKeys(t *testing.T) {
 	}
 }
 
-func nodeID(t *testing.T, res *sim.Result, name string) sim.NodeID {
+func nodeID(t *testing.T, res *sim.Result, name string) timeline.NodeID {
 	t.Helper()
 	for id, n := range res.Timeline.Nodes {
 		if n == name {
-			return sim.NodeID(id)
+			return timeline.NodeID(id)
 		}
 	}
 	t.Fatalf("no node %s", name)

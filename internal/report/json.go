@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // This file writes data.json (schema: SCHEMA.md). Objects whose keys are
@@ -217,11 +218,11 @@ func (d *jsonDoc) migrations() {
 }
 
 // nodeList writes a list of node names, skipping sim.NoNode.
-func (d *jsonDoc) nodeList(ids []sim.NodeID) {
+func (d *jsonDoc) nodeList(ids []timeline.NodeID) {
 	e := d.e
 	e.openArray()
 	for _, id := range ids {
-		if id != sim.NoNode {
+		if id != timeline.NoNode {
 			e.elem()
 			e.quoted(d.names[id])
 		}
@@ -423,9 +424,9 @@ func (d *jsonDoc) metric(m sim.Metric, v sim.Value) {
 }
 
 // hasNode reports whether ids names a node.
-func hasNode(ids []sim.NodeID) bool {
+func hasNode(ids []timeline.NodeID) bool {
 	for _, id := range ids {
-		if id != sim.NoNode {
+		if id != timeline.NoNode {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // scaleModulo is bench/genscenario.sh with modulo alone: keys keys on
@@ -13,24 +14,24 @@ import (
 // remove. Modulo reshuffles almost every key at every step, so each step
 // has about nodes² transfer pairs: the case that made data.json
 // quadratic in the cluster size.
-func scaleModulo(keys, nodes, steps int) *sim.Scenario {
-	s := &sim.Scenario{Name: "scale", Title: "scale", Seed: 1, Keys: keys.KeySpec{Count: keys},
+func scaleModulo(count, nodes, steps int) *sim.Scenario {
+	s := &sim.Scenario{Name: "scale", Title: "scale", Seed: 1, Keys: keys.KeySpec{Count: count},
 		Rules: []sim.RuleSpec{{Kind: "modulo"}}, Replicas: 1}
 	for i := range nodes {
-		s.Nodes = append(s.Nodes, sim.NodeSpec{Name: fmt.Sprintf("node-%d", i+1)})
+		s.Nodes = append(s.Nodes, timeline.NodeSpec{Name: fmt.Sprintf("node-%d", i+1)})
 	}
 	n := nodes
 	for i := range steps {
 		switch i % 4 {
 		case 0:
 			n++
-			s.Steps = append(s.Steps, sim.Step{Op: sim.OpAdd, Nodes: names(fmt.Sprintf("node-%d", n))})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpAdd, Nodes: names(fmt.Sprintf("node-%d", n))})
 		case 1:
-			s.Steps = append(s.Steps, sim.Step{Op: sim.OpFail, Random: true})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpFail, Random: true})
 		case 2:
-			s.Steps = append(s.Steps, sim.Step{Op: sim.OpRecover, All: true})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpRecover, All: true})
 		case 3:
-			s.Steps = append(s.Steps, sim.Step{Op: sim.OpRemove, Random: true})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpRemove, Random: true})
 		}
 	}
 	return s

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestOwnersCSVMatchesProbes checks the bulk owners file against the
@@ -16,12 +17,12 @@ import (
 // that is also a probe, at every step, every rule's position and
 // preference list must be the probe's.
 func TestOwnersCSVMatchesProbes(t *testing.T) {
-	keys := []string{"=cmd|' /C calc'!A0", "user:1", "user:2", "{tag}x", "日本"}
-	s := &sim.Scenario{Name: "o", Title: "o", Seed: 2, Keys: keys.KeySpec{List: keys},
-		Nodes:    []sim.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}, {Name: "c", Weight: 2}},
+	list := []string{"=cmd|' /C calc'!A0", "user:1", "user:2", "{tag}x", "日本"}
+	s := &sim.Scenario{Name: "o", Title: "o", Seed: 2, Keys: keys.KeySpec{List: list},
+		Nodes:    []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}, {Name: "c", Weight: 2}},
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "slots", Label: "slots"}, {Kind: "cassandra", Label: "cassandra"}},
-		Replicas: 2, Probes: keys,
-		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "d", Weight: 1}}}, {Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "a"}}}}}
+		Replicas: 2, Probes: list,
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "d", Weight: 1}}}, {Op: timeline.OpFail, Nodes: []timeline.NodeSpec{{Name: "a"}}}}}
 	res, err := sim.Replay(s)
 	if err != nil {
 		t.Fatal(err)
@@ -35,12 +36,12 @@ func TestOwnersCSVMatchesProbes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rows) != len(keys)+1 {
-			t.Fatalf("step %d: %d rows, want %d", step, len(rows), len(keys)+1)
+		if len(rows) != len(list)+1 {
+			t.Fatalf("step %d: %d rows, want %d", step, len(rows), len(list)+1)
 		}
 		for _, row := range rows[1:] {
 			key := strings.TrimPrefix(row[0], "'")
-			p := indexOf(keys, key)
+			p := indexOf(list, key)
 			if p < 0 {
 				t.Fatalf("unknown key %q", row[0])
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestDeterministic renders every scenario twice, from two replays, and
@@ -189,7 +190,7 @@ func TestLargeCluster(t *testing.T) {
 	}
 	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: names(ns...),
 		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "jump"}}, Replicas: 1,
-		Steps: []sim.Step{{Op: sim.OpFail, Nodes: names("n03", "n07")}, {Op: sim.OpAdd, Nodes: names("x")}}}
+		Steps: []timeline.Step{{Op: timeline.OpFail, Nodes: names("n03", "n07")}, {Op: timeline.OpAdd, Nodes: names("x")}}}
 	res := replay(t, s)
 	sec := stepSection(res, 2)
 	if want := "n00, n01, n02, … 25 more …, n28, n29, x; failed: n03, n07"; sec.Members != want || !sec.MembersShort || sec.MemberCount != 31 {

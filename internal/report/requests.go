@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // MaxTransferPairs is the most from → to pairs a step's transfer list
@@ -79,7 +80,7 @@ func requestRow(res *sim.Result, r, i int) RequestRow {
 
 // hotCell follows hot key j under one rule over the steps.
 func hotCell(res *sim.Result, steps []sim.StepResult, j int) HotCell {
-	name := func(id sim.NodeID) string { return res.Timeline.Nodes[id] }
+	name := func(id timeline.NodeID) string { return res.Timeline.Nodes[id] }
 	c := HotCell{First: name(steps[0].HotOwners[j]), Owner: name(steps[len(steps)-1].HotOwners[j])}
 	for i := 1; i < len(steps); i++ {
 		if steps[i].HotOwners[j] != steps[i-1].HotOwners[j] {
@@ -90,7 +91,7 @@ func hotCell(res *sim.Result, steps []sim.StepResult, j int) HotCell {
 }
 
 // stepRequests is step i's request figures, or nil when unweighted.
-func stepRequests(res *sim.Result, i int, shown []sim.Member) *StepRequests {
+func stepRequests(res *sim.Result, i int, shown []timeline.Member) *StepRequests {
 	if res.Keys.Weight == nil {
 		return nil
 	}

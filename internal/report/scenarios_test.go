@@ -6,6 +6,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // The scenarios of the golden tests, built in Go. Their golden files are
@@ -24,20 +25,20 @@ func ringWalkthrough() *sim.Scenario {
 		Nodes:    names("a", "b", "c", "d", "e"),
 		Rules:    []sim.RuleSpec{{Kind: "ring", VNodes: 160}, {Kind: "modulo"}},
 		Replicas: 1,
-		Steps: []sim.Step{
-			{Op: sim.OpAdd, Nodes: names("f"), Note: "a sixth node joins"},
-			{Op: sim.OpRemove, Random: true},
-			{Op: sim.OpAdd, Nodes: names("d"), Note: "the removed node comes back"},
-			{Op: sim.OpVNodes, Value: 1},
-			{Op: sim.OpVNodes, Value: 16},
-			{Op: sim.OpVNodes, Value: 240},
-			{Op: sim.OpFail, Nodes: names("b")},
-			{Op: sim.OpRecover, Nodes: names("b")},
-			{Op: sim.OpVNodes, Value: 160, Note: "back to the starting point count"},
-			{Op: sim.OpWeight, Nodes: []sim.NodeSpec{{Name: "a", Weight: 2}}},
-			{Op: sim.OpRemove, Nodes: names("f")},
-			{Op: sim.OpAdd, Nodes: names("g")},
-			{Op: sim.OpFail, Random: true},
+		Steps: []timeline.Step{
+			{Op: timeline.OpAdd, Nodes: names("f"), Note: "a sixth node joins"},
+			{Op: timeline.OpRemove, Random: true},
+			{Op: timeline.OpAdd, Nodes: names("d"), Note: "the removed node comes back"},
+			{Op: timeline.OpVNodes, Value: 1},
+			{Op: timeline.OpVNodes, Value: 16},
+			{Op: timeline.OpVNodes, Value: 240},
+			{Op: timeline.OpFail, Nodes: names("b")},
+			{Op: timeline.OpRecover, Nodes: names("b")},
+			{Op: timeline.OpVNodes, Value: 160, Note: "back to the starting point count"},
+			{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "a", Weight: 2}}},
+			{Op: timeline.OpRemove, Nodes: names("f")},
+			{Op: timeline.OpAdd, Nodes: names("g")},
+			{Op: timeline.OpFail, Random: true},
 		},
 		Expect: []sim.Expectation{
 			{Step: 1, Rule: "ring", Metric: "moved_fraction", Op: "<=", Value: 0.2, Text: "<= 0.2"},
@@ -58,14 +59,14 @@ func replicated() *sim.Scenario {
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring-100", VNodes: 100}, {Kind: "modulo"}},
 		Replicas: 3,
 		Probes:   []string{"user:42", "session:7"},
-		Steps: []sim.Step{
-			{Op: sim.OpAdd, Nodes: names("n5")},
-			{Op: sim.OpFail, Nodes: names("n2", "n3")},
-			{Op: sim.OpRecover, All: true},
-			{Op: sim.OpReplicas, Value: 2},
-			{Op: sim.OpRemove, Nodes: names("n1")},
-			{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "n6", Weight: 2}}},
-			{Op: sim.OpWeight, Nodes: []sim.NodeSpec{{Name: "n3", Weight: 3}}},
+		Steps: []timeline.Step{
+			{Op: timeline.OpAdd, Nodes: names("n5")},
+			{Op: timeline.OpFail, Nodes: names("n2", "n3")},
+			{Op: timeline.OpRecover, All: true},
+			{Op: timeline.OpReplicas, Value: 2},
+			{Op: timeline.OpRemove, Nodes: names("n1")},
+			{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "n6", Weight: 2}}},
+			{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "n3", Weight: 3}}},
 		},
 	}
 }
@@ -82,10 +83,10 @@ func testFigures() []svg.Figure {
 	}
 }
 
-func names(ns ...string) []sim.NodeSpec {
-	out := make([]sim.NodeSpec, len(ns))
+func names(ns ...string) []timeline.NodeSpec {
+	out := make([]timeline.NodeSpec, len(ns))
 	for i, n := range ns {
-		out[i] = sim.NodeSpec{Name: n}
+		out[i] = timeline.NodeSpec{Name: n}
 	}
 	return out
 }

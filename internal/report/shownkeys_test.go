@@ -16,9 +16,9 @@ import (
 // keeps them exactly.
 func TestKeysShownSanitised(t *testing.T) {
 	long := strings.Repeat("k", 5000)
-	keys := []string{"evil\u202egnp.exe", "a\u200fb", "\x1b[2Jwipe", long, "plain"}
+	list := []string{"evil\u202egnp.exe", "a\u200fb", "\x1b[2Jwipe", long, "plain"}
 	s := &sim.Scenario{Name: "keys", Title: "keys", Seed: 1, Replicas: 1,
-		Keys:  keys.KeySpec{List: keys, Weights: []uint32{50, 40, 30, 20, 1}},
+		Keys:  keys.KeySpec{List: list, Weights: []uint32{50, 40, 30, 20, 1}},
 		Nodes: names("a", "b"), Rules: []sim.RuleSpec{{Kind: "modulo", Label: "modulo"}},
 		Probes: []string{"a\u200fb"}}
 	res := replay(t, s)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // stepSection builds the report section of step i.
@@ -106,7 +107,7 @@ const (
 )
 
 // tableMembers returns the members of step i that its load tables list.
-func tableMembers(res *sim.Result, i int) []sim.Member {
+func tableMembers(res *sim.Result, i int) []timeline.Member {
 	st := &res.Timeline.States[i]
 	if len(st.Members) <= maxLoadRows {
 		return st.Members
@@ -119,7 +120,7 @@ func tableMembers(res *sim.Result, i int) []sim.Member {
 }
 
 // newLoadTable starts a load table of the given members of step i.
-func newLoadTable(res *sim.Result, i int, shown []sim.Member) LoadTable {
+func newLoadTable(res *sim.Result, i int, shown []timeline.Member) LoadTable {
 	st := &res.Timeline.States[i]
 	t := LoadTable{Members: len(st.Members), Omitted: len(st.Members) - len(shown)}
 	if t.Omitted > 0 {
@@ -132,7 +133,7 @@ func newLoadTable(res *sim.Result, i int, shown []sim.Member) LoadTable {
 }
 
 // tableScope says which members a shortened load table of st keeps.
-func tableScope(st *sim.State) string {
+func tableScope(st *timeline.State) string {
 	failed, other := 0, ""
 	for _, m := range st.Members {
 		switch {
@@ -161,7 +162,7 @@ func tableScope(st *sim.State) string {
 
 // loadTable shows the keys of the members shown under every rule after
 // step i.
-func loadTable(res *sim.Result, i int, shown []sim.Member) LoadTable {
+func loadTable(res *sim.Result, i int, shown []timeline.Member) LoadTable {
 	t := newLoadTable(res, i, shown)
 	for _, m := range shown {
 		share := res.FairShare(m.ID, i)
@@ -227,18 +228,18 @@ func probeCell(res *sim.Result, steps []sim.StepResult, i, p int) ProbeCell {
 }
 
 // primary returns a probe's primary owner, or sim.NoNode.
-func primary(p sim.Probe) sim.NodeID {
+func primary(p sim.Probe) timeline.NodeID {
 	if len(p.Owners) == 0 {
-		return sim.NoNode
+		return timeline.NoNode
 	}
 	return p.Owners[0]
 }
 
 // nodeNames maps IDs to names, skipping empty slots; never nil.
-func nodeNames(res *sim.Result, ids []sim.NodeID) []string {
+func nodeNames(res *sim.Result, ids []timeline.NodeID) []string {
 	out := []string{}
 	for _, id := range ids {
-		if id != sim.NoNode {
+		if id != timeline.NoNode {
 			out = append(out, res.Timeline.Nodes[id])
 		}
 	}

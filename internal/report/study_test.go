@@ -12,6 +12,7 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/sweep"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // studyScenario is eight nodes under a ring and modulo, with a ninth
@@ -21,7 +22,7 @@ func studyScenario(name string) *sim.Scenario {
 		Name: name, Title: "Points per node, swept", Seed: 5, Keys: keys.KeySpec{Count: 3000},
 		Nodes: sweep.GeneratedNodes(8), Replicas: 1,
 		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
-		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: names("node-9")}},
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: names("node-9")}},
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // reshuffle is modulo on 100 nodes through an add, a failure, a recovery
@@ -109,15 +110,15 @@ func TestJSONTransfersBounded(t *testing.T) {
 func TestTopTransfersTies(t *testing.T) {
 	var ts []sim.Transfer
 	for i := range 10 {
-		ts = append(ts, sim.Transfer{From: sim.NodeID(i), To: sim.NodeID(i + 1), Keys: 5 + i%2, Requests: int64(i)})
+		ts = append(ts, sim.Transfer{From: timeline.NodeID(i), To: timeline.NodeID(i + 1), Keys: 5 + i%2, Requests: int64(i)})
 	}
 	kept, rest := topTransfers(ts, 7)
-	var from []sim.NodeID
+	var from []timeline.NodeID
 	for _, k := range kept {
 		from = append(from, k.From)
 	}
 	// Keys 6 at odd i (5 of them), then the first two of keys 5: 0, 2.
-	if want := []sim.NodeID{0, 1, 2, 3, 5, 7, 9}; !slices.Equal(from, want) {
+	if want := []timeline.NodeID{0, 1, 2, 3, 5, 7, 9}; !slices.Equal(from, want) {
 		t.Errorf("kept %v, want %v", from, want)
 	}
 	if rest != (transferRest{Pairs: 3, Keys: 15, Requests: 4 + 6 + 8}) {
@@ -175,7 +176,7 @@ func TestTransfersCSVCells(t *testing.T) {
 	s := &sim.Scenario{Name: "cells", Title: "cells", Seed: 1, Keys: keys.KeySpec{Count: 500}, Replicas: 1,
 		Nodes: names("=1+1", "-2", "a,b", `"q"`, " lead", "+x", "@sum", `\.`, "plain", "multi\nline"),
 		Rules: []sim.RuleSpec{{Kind: "modulo", Label: "=HYPERLINK(1)"}, {Kind: "ring", Label: "ring, 8", VNodes: 8}},
-		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: names("\tnew")}, {Op: sim.OpRemove, Nodes: names("-2")}}}
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: names("\tnew")}, {Op: timeline.OpRemove, Nodes: names("-2")}}}
 	res := replay(t, s)
 	var got, want bytes.Buffer
 	if err := WriteTransfersCSV(&got, res, -1); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -186,7 +187,7 @@ const renderBytes = 300 << 10
 
 // estimate computes the cost of replaying and rendering s over its
 // timeline tl: memory is sim.EstimateMemory plus the rendering.
-func estimate(s *sim.Scenario, tl *sim.Timeline) cost {
+func estimate(s *sim.Scenario, tl *timeline.Timeline) cost {
 	c := cost{keys: int64(keyCount(s.Keys)), states: int64(len(tl.States)), rules: int64(len(s.Rules))}
 	var maxWeight, vnodeSteps, weightSteps int64 // the most weight on the ring at any step
 	for _, st := range tl.States {
@@ -196,7 +197,7 @@ func estimate(s *sim.Scenario, tl *sim.Timeline) cost {
 		}
 		maxWeight = max(maxWeight, w)
 		vnodeSteps = max(vnodeSteps, int64(st.VNodes))
-		if st.Op == sim.OpWeight {
+		if st.Op == timeline.OpWeight {
 			weightSteps++
 		}
 	}
@@ -250,7 +251,7 @@ func addSat(a, b int64) int64 {
 
 // checkCost refuses a scenario whose estimated work or memory is over
 // the limits, before anything is replayed.
-func (p *parser) checkCost(s *sim.Scenario, tl *sim.Timeline) {
+func (p *parser) checkCost(s *sim.Scenario, tl *timeline.Timeline) {
 	at := p.keysVal
 	if at == nil {
 		at = p.nodesVal

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/nodesfrom"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"strconv"
 
-	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
 )
@@ -26,14 +26,14 @@ var reserved = map[string]string{
 
 // nodes decodes the starting cluster: a count or a list of entries. It
 // returns the entry behind each NodeSpec (nil for the count form).
-func (p *parser) nodes(n *yaml.Node) ([]sim.NodeSpec, []*yaml.Node) {
+func (p *parser) nodes(n *yaml.Node) ([]timeline.NodeSpec, []*yaml.Node) {
 	const want = "a count such as 5, a list of names such as [a, b, c], or {from: nginx.conf, upstream: cache}"
 	switch {
 	case n.Kind == yaml.MappingNode:
 		return p.nodesFrom(n), nil
 	case isInt(n):
 		c, _ := p.limited(n, "nodes", "nodes", p.lim.Nodes, "-max-nodes")
-		specs := make([]sim.NodeSpec, c)
+		specs := make([]timeline.NodeSpec, c)
 		for i := range specs {
 			specs[i].Name = "node-" + strconv.Itoa(i+1)
 		}
@@ -52,8 +52,8 @@ func (p *parser) nodes(n *yaml.Node) ([]sim.NodeSpec, []*yaml.Node) {
 }
 
 // entries decodes a list of node entries, reporting names listed twice.
-func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]sim.NodeSpec, []*yaml.Node) {
-	var specs []sim.NodeSpec
+func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]timeline.NodeSpec, []*yaml.Node) {
+	var specs []timeline.NodeSpec
 	var pos []*yaml.Node
 	first := map[string]*yaml.Node{}
 	for _, e := range list {
@@ -89,7 +89,7 @@ func rawName(e *yaml.Node) string {
 }
 
 // entry decodes one node: a name, or {name, weight} when weighted.
-func (p *parser) entry(e *yaml.Node, ctx string, weighted bool) (sim.NodeSpec, bool) {
+func (p *parser) entry(e *yaml.Node, ctx string, weighted bool) (timeline.NodeSpec, bool) {
 	if e.Kind == yaml.MappingNode && weighted {
 		return p.weightedEntry(e, ctx)
 	}
@@ -99,16 +99,16 @@ func (p *parser) entry(e *yaml.Node, ctx string, weighted bool) (sim.NodeSpec, b
 			want = "a string or {name: <name>, weight: <weight>}"
 		}
 		p.typeError(e, ctx+"a node", want)
-		return sim.NodeSpec{}, false
+		return timeline.NodeSpec{}, false
 	}
 	name, ok := p.nodeName(e, ctx)
-	return sim.NodeSpec{Name: name}, ok
+	return timeline.NodeSpec{Name: name}, ok
 }
 
 // weightedEntry decodes {name: a, weight: 2}.
-func (p *parser) weightedEntry(e *yaml.Node, ctx string) (sim.NodeSpec, bool) {
+func (p *parser) weightedEntry(e *yaml.Node, ctx string) (timeline.NodeSpec, bool) {
 	fs, _ := p.fields(e, ctx+"a node", "")
-	var ns sim.NodeSpec
+	var ns timeline.NodeSpec
 	named, ok := false, true
 	for _, f := range fs {
 		switch f.key.Value {
@@ -146,7 +146,7 @@ func (p *parser) nodeName(n *yaml.Node, ctx string) (string, bool) {
 }
 
 // label decodes one label of a node entry or a selector into l.
-func (p *parser) label(l *sim.Labels, f field, ctx string) bool {
+func (p *parser) label(l *timeline.Labels, f field, ctx string) bool {
 	var ok bool
 	switch f.key.Value {
 	case "zone":
@@ -161,9 +161,9 @@ func (p *parser) label(l *sim.Labels, f field, ctx string) bool {
 
 // selector decodes {zone: z1}, {rack: r2} or both: the nodes a remove,
 // fail or recover step acts on, chosen by label.
-func (p *parser) selector(v *yaml.Node, ctx string, op sim.Op) (sim.Labels, bool) {
+func (p *parser) selector(v *yaml.Node, ctx string, op timeline.Op) (timeline.Labels, bool) {
 	fs, ok := p.fields(v, ctx+op.String(), "a mapping such as {zone: z1}")
-	var l sim.Labels
+	var l timeline.Labels
 	for _, f := range fs {
 		if f.key.Value != "zone" && f.key.Value != "rack" {
 			p.errorf(f.key, "%s%s takes a name, a list of names or labels such as {zone: z1}; a mapping selects by zone and rack, not %q", ctx, op, clip(f.key.Value))
@@ -172,7 +172,7 @@ func (p *parser) selector(v *yaml.Node, ctx string, op sim.Op) (sim.Labels, bool
 		}
 		ok = p.label(&l, f, ctx) && ok
 	}
-	if ok && l == (sim.Labels{}) {
+	if ok && l == (timeline.Labels{}) {
 		p.errorf(v, "%s%s {} selects nothing; name a zone or a rack, such as {zone: z1}", ctx, op)
 		ok = false
 	}
@@ -185,7 +185,7 @@ func (p *parser) selector(v *yaml.Node, ctx string, op sim.Op) (sim.Labels, bool
 // CLUSTER NODES), {from: servers.txt} (libmemcached --SERVER lines);
 // format: names the format when the file name does not tell. Servers the
 // configuration marks down start failed; backup servers are not modelled.
-func (p *parser) nodesFrom(n *yaml.Node) []sim.NodeSpec {
+func (p *parser) nodesFrom(n *yaml.Node) []timeline.NodeSpec {
 	fs, ok := p.fields(n, "nodes", "a mapping such as {from: nginx.conf, upstream: cache}")
 	var file, format, selector string
 	var fileAt, selAt *yaml.Node
@@ -235,13 +235,13 @@ func (p *parser) nodesFrom(n *yaml.Node) []sim.NodeSpec {
 	for _, e := range errs {
 		p.errorf(fileAt, "nodes: %s:%s%s", clip(file), map[bool]string{true: " ", false: ""}[e.Line == 0], e.Error())
 	}
-	var specs []sim.NodeSpec
+	var specs []timeline.NodeSpec
 	for _, nd := range nodes {
 		if nd.Backup {
 			p.errorf(fileAt, "nodes: %s:%d:%d: server %s is a backup server; backup servers are not modelled: leave it out", clip(file), nd.Line, nd.Col, nd.Name)
 			continue
 		}
-		specs = append(specs, sim.NodeSpec{Name: nd.Name, Weight: max(nd.Weight, 1), Labels: sim.Labels{ID: nd.ID}, Down: nd.Down})
+		specs = append(specs, timeline.NodeSpec{Name: nd.Name, Weight: max(nd.Weight, 1), Labels: timeline.Labels{ID: nd.ID}, Down: nd.Down})
 	}
 	if len(specs) > p.lim.Nodes {
 		p.overLimit(fileAt, "nodes", text.Count(len(specs)), "nodes", p.lim.Nodes, "-max-nodes")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestNodesFrom reads the starting cluster from a product's configuration:
@@ -30,7 +31,7 @@ func TestNodesFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []sim.NodeSpec{{Name: "10.0.1.1:11211", Weight: 2}, {Name: "10.0.1.2:11211", Weight: 1, Down: true}}
+	want := []timeline.NodeSpec{{Name: "10.0.1.1:11211", Weight: 2}, {Name: "10.0.1.2:11211", Weight: 1, Down: true}}
 	if fmt.Sprint(s.Nodes) != fmt.Sprint(want) {
 		t.Errorf("nodes %+v, want %+v", s.Nodes, want)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // fullSrc exercises every key and every operation.
@@ -51,7 +52,7 @@ var fullWant = &sim.Scenario{
 	About: "Nine hundred keys, five nodes, two rules.\n",
 	Seed:  7,
 	Keys:  keys.KeySpec{Count: 900, Prefix: "user:"},
-	Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c", Weight: 2}, {Name: "d"}, {Name: "e"}},
+	Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c", Weight: 2}, {Name: "d"}, {Name: "e"}},
 	Rules: []sim.RuleSpec{
 		{Kind: "ring", Label: "ring"},
 		{Kind: "ring", Label: "ring, 1 point per node", VNodes: 1},
@@ -63,19 +64,19 @@ var fullWant = &sim.Scenario{
 	},
 	Replicas: 2,
 	Probes:   []string{"user:42", "key-7", "42"},
-	Steps: []sim.Step{
-		{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "f"}}},
-		{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "g"}, {Name: "h", Weight: 3}}},
-		{Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "b"}}},
-		{Op: sim.OpRecover, Nodes: []sim.NodeSpec{{Name: "b"}}},
-		{Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "c"}}},
-		{Op: sim.OpRecover, All: true},
-		{Op: sim.OpVNodes, Value: 240},
-		{Op: sim.OpReplicas, Value: 3},
-		{Op: sim.OpWeight, Nodes: []sim.NodeSpec{{Name: "a", Weight: 2}, {Name: "d", Weight: 4}}},
-		{Op: sim.OpRemove, Nodes: []sim.NodeSpec{{Name: "e"}}},
-		{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "e"}}, Note: "Re-add the node that left"},
-		{Op: sim.OpRemove, Random: true},
+	Steps: []timeline.Step{
+		{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "f"}}},
+		{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "g"}, {Name: "h", Weight: 3}}},
+		{Op: timeline.OpFail, Nodes: []timeline.NodeSpec{{Name: "b"}}},
+		{Op: timeline.OpRecover, Nodes: []timeline.NodeSpec{{Name: "b"}}},
+		{Op: timeline.OpFail, Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "c"}}},
+		{Op: timeline.OpRecover, All: true},
+		{Op: timeline.OpVNodes, Value: 240},
+		{Op: timeline.OpReplicas, Value: 3},
+		{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "a", Weight: 2}, {Name: "d", Weight: 4}}},
+		{Op: timeline.OpRemove, Nodes: []timeline.NodeSpec{{Name: "e"}}},
+		{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "e"}}, Note: "Re-add the node that left"},
+		{Op: timeline.OpRemove, Random: true},
 	},
 }
 
@@ -84,7 +85,7 @@ var fullWant = &sim.Scenario{
 func minimal(name string) *sim.Scenario {
 	return &sim.Scenario{
 		Name: name, Title: "T", Seed: sim.DefaultSeed, Keys: keys.KeySpec{Count: 10},
-		Nodes: []sim.NodeSpec{{Name: "a"}}, Rules: defaultRules(), Replicas: 1,
+		Nodes: []timeline.NodeSpec{{Name: "a"}}, Rules: defaultRules(), Replicas: 1,
 	}
 }
 
@@ -100,7 +101,7 @@ func TestParseValid(t *testing.T) {
 		{"noext", "title: T\nkeys: 10\nnodes:\n  - a\n", func() *sim.Scenario { return minimal("noext") }},
 		{"count.yaml", "title: T\nkeys: 10\nnodes: 3\n", func() *sim.Scenario {
 			s := minimal("count")
-			s.Nodes = []sim.NodeSpec{{Name: "node-1"}, {Name: "node-2"}, {Name: "node-3"}}
+			s.Nodes = []timeline.NodeSpec{{Name: "node-1"}, {Name: "node-2"}, {Name: "node-3"}}
 			return s
 		}},
 		{"seed.yaml", "title: T\nseed: 18446744073709551615\nkeys: 10\nnodes: [a]\n", func() *sim.Scenario {
@@ -125,7 +126,7 @@ func TestParseValid(t *testing.T) {
 		}},
 		{"unicode.yaml", "title: Zürich – 東京\nkeys: 10\nnodes: [\"é\", ü]\n", func() *sim.Scenario {
 			s := minimal("unicode")
-			s.Title, s.Nodes = "Zürich – 東京", []sim.NodeSpec{{Name: "é"}, {Name: "ü"}}
+			s.Title, s.Nodes = "Zürich – 東京", []timeline.NodeSpec{{Name: "é"}, {Name: "ü"}}
 			return s
 		}},
 	}
@@ -237,13 +238,13 @@ func TestParseValidFile(t *testing.T) {
 	want := &sim.Scenario{
 		Name: "keys-file", Title: "Keys from a file", About: "The keys come from data/keys.txt, one per line.",
 		Seed: sim.DefaultSeed, Keys: keys.KeySpec{List: []string{"user:1", "user:2", "user:42", "user:1"}},
-		Nodes:    []sim.NodeSpec{{Name: "cache-a"}, {Name: "cache-b", Weight: 2}, {Name: "cache-c"}},
+		Nodes:    []timeline.NodeSpec{{Name: "cache-a"}, {Name: "cache-b", Weight: 2}, {Name: "cache-c"}},
 		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "jump", Label: "jump", Hash: "md5"}},
 		Replicas: 1, Probes: []string{"user:42"},
-		Steps: []sim.Step{
-			{Op: sim.OpFail, Random: true},
-			{Op: sim.OpRecover, All: true},
-			{Op: sim.OpRemove, Nodes: []sim.NodeSpec{{Name: "cache-b"}}, Note: "Decommission the big node"},
+		Steps: []timeline.Step{
+			{Op: timeline.OpFail, Random: true},
+			{Op: timeline.OpRecover, All: true},
+			{Op: timeline.OpRemove, Nodes: []timeline.NodeSpec{{Name: "cache-b"}}, Note: "Decommission the big node"},
 		},
 	}
 	if !reflect.DeepEqual(got, want) {

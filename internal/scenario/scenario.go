@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/prose"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -222,11 +223,11 @@ func (p *parser) probe(e *yaml.Node) (string, bool) {
 // timeline replays the membership changes and reports each StepError at
 // the step, or the node entry within it, that it is about. It returns
 // the Timeline, or nil when there is none.
-func (p *parser) timeline(s *sim.Scenario) *sim.Timeline {
+func (p *parser) timeline(s *sim.Scenario) *timeline.Timeline {
 	if !p.replayable(s) {
 		return nil
 	}
-	tl, errs := sim.NewTimeline(s)
+	tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 	for _, e := range errs {
 		n, prefix := p.nodesVal, "nodes: "
 		entries := p.nodeEntries
@@ -249,7 +250,7 @@ func (p *parser) timeline(s *sim.Scenario) *sim.Timeline {
 func (p *parser) replayable(s *sim.Scenario) bool {
 	nodes := len(s.Nodes)
 	for _, st := range s.Steps {
-		if st.Op == sim.OpAdd {
+		if st.Op == timeline.OpAdd {
 			nodes += len(st.Nodes)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -20,7 +21,7 @@ type stepPos struct {
 }
 
 // stepList decodes the steps; p.steps gets one stepPos per step.
-func (p *parser) stepList(n *yaml.Node) []sim.Step {
+func (p *parser) stepList(n *yaml.Node) []timeline.Step {
 	if n.Kind != yaml.SequenceNode {
 		p.typeError(n, "steps", "a list such as [{add: f}, {remove: a}]")
 		return nil
@@ -29,7 +30,7 @@ func (p *parser) stepList(n *yaml.Node) []sim.Step {
 		p.overLimit(n, "steps", text.Count(len(n.Content)), "steps", p.lim.Steps, "-max-steps")
 		return nil
 	}
-	var steps []sim.Step
+	var steps []timeline.Step
 	for i, e := range n.Content {
 		st, pos := p.step(e, i+1)
 		steps = append(steps, st)
@@ -39,8 +40,8 @@ func (p *parser) stepList(n *yaml.Node) []sim.Step {
 }
 
 // step decodes step number num: one operation and an optional note.
-func (p *parser) step(n *yaml.Node, num int) (sim.Step, stepPos) {
-	var st sim.Step
+func (p *parser) step(n *yaml.Node, num int) (timeline.Step, stepPos) {
+	var st timeline.Step
 	pos := stepPos{op: n}
 	fs, ok := p.fields(n, fmt.Sprintf("step %d", num), "a mapping with one operation, such as {add: f}")
 	if !ok {
@@ -98,32 +99,32 @@ func (p *parser) unknownOp(k *yaml.Node, ctx string) {
 
 // operation decodes the operation f into st and returns the YAML entry
 // behind each of st.Nodes.
-func (p *parser) operation(st *sim.Step, f field, ctx string) []*yaml.Node {
-	st.Op = sim.Op(slices.Index(opKeys, f.key.Value) + 1)
+func (p *parser) operation(st *timeline.Step, f field, ctx string) []*yaml.Node {
+	st.Op = timeline.Op(slices.Index(opKeys, f.key.Value) + 1)
 	v := f.val
 	switch st.Op {
-	case sim.OpVNodes:
+	case timeline.OpVNodes:
 		st.Value, _ = p.intIn(v, ctx+"vnodes", 1, MaxVNodes)
 		p.noteVNodes(v, st.Value)
-	case sim.OpReplicas:
+	case timeline.OpReplicas:
 		st.Value, _ = p.intIn(v, ctx+"replicas", 1, MaxReplicas)
-	case sim.OpPartitions:
+	case timeline.OpPartitions:
 		st.Value, _ = p.intIn(v, ctx+"partitions", 1, 1_000_000)
-	case sim.OpShards:
+	case timeline.OpShards:
 		st.Value, _ = p.intIn(v, ctx+"shards", 1, 1024)
-	case sim.OpWeight:
+	case timeline.OpWeight:
 		var entries []*yaml.Node
 		st.Nodes, entries = p.weights(v, ctx)
 		return entries
-	case sim.OpRemove, sim.OpFail:
+	case timeline.OpRemove, timeline.OpFail:
 		st.Random = isWord(v, "random")
-	case sim.OpRecover:
+	case timeline.OpRecover:
 		st.All = isWord(v, "all")
 	}
-	if st.Op == sim.OpVNodes || st.Op == sim.OpReplicas || st.Op == sim.OpPartitions || st.Op == sim.OpShards || st.Random || st.All {
+	if st.Op == timeline.OpVNodes || st.Op == timeline.OpReplicas || st.Op == timeline.OpPartitions || st.Op == timeline.OpShards || st.Random || st.All {
 		return nil
 	}
-	if v.Kind == yaml.MappingNode && st.Op != sim.OpAdd {
+	if v.Kind == yaml.MappingNode && st.Op != timeline.OpAdd {
 		st.Where, _ = p.selector(v, ctx, st.Op)
 		return nil
 	}
@@ -139,8 +140,8 @@ func isWord(n *yaml.Node, word string) bool {
 
 // targets decodes the nodes an add, remove, fail or recover step names:
 // one entry or a non-empty list of them; only add takes weights.
-func (p *parser) targets(v *yaml.Node, ctx string, op sim.Op) ([]sim.NodeSpec, []*yaml.Node) {
-	weighted := op == sim.OpAdd
+func (p *parser) targets(v *yaml.Node, ctx string, op timeline.Op) ([]timeline.NodeSpec, []*yaml.Node) {
+	weighted := op == timeline.OpAdd
 	list := []*yaml.Node{v}
 	switch {
 	case v.Kind == yaml.SequenceNode && len(v.Content) == 0:
@@ -157,18 +158,18 @@ func (p *parser) targets(v *yaml.Node, ctx string, op sim.Op) ([]sim.NodeSpec, [
 }
 
 // targetsWant describes what an operation takes, for messages.
-func targetsWant(op sim.Op) string {
+func targetsWant(op timeline.Op) string {
 	switch op {
-	case sim.OpAdd:
+	case timeline.OpAdd:
 		return "a name, a list of names or {name: <name>, weight: <weight>}"
-	case sim.OpRecover:
+	case timeline.OpRecover:
 		return "a name, a list of names, all, or {zone: <zone>}"
 	}
 	return "a name, a list of names, random, or {zone: <zone>}"
 }
 
 // weights decodes a weight step: a non-empty mapping from name to weight.
-func (p *parser) weights(v *yaml.Node, ctx string) ([]sim.NodeSpec, []*yaml.Node) {
+func (p *parser) weights(v *yaml.Node, ctx string) ([]timeline.NodeSpec, []*yaml.Node) {
 	fs, ok := p.fields(v, ctx+"weight", "a mapping from node name to weight, such as {a: 2}")
 	if !ok {
 		return nil, nil
@@ -176,14 +177,14 @@ func (p *parser) weights(v *yaml.Node, ctx string) ([]sim.NodeSpec, []*yaml.Node
 	if len(fs) == 0 {
 		p.errorf(v, "%sweight needs at least one node, such as {a: 2}", ctx)
 	}
-	var specs []sim.NodeSpec
+	var specs []timeline.NodeSpec
 	var entries []*yaml.Node
 	for _, f := range fs {
 		name, ok1 := p.nodeName(f.key, ctx)
 		w, ok2 := p.intIn(f.val, fmt.Sprintf("%sweight of %q", ctx, clip(f.key.Value)), 1, MaxWeight)
 		p.noteWeight(f.val, w)
 		if ok1 && ok2 {
-			specs = append(specs, sim.NodeSpec{Name: name, Weight: w})
+			specs = append(specs, timeline.NodeSpec{Name: name, Weight: w})
 			entries = append(entries, f.key)
 		}
 	}
@@ -195,7 +196,7 @@ func (p *parser) weights(v *yaml.Node, ctx string) ([]sim.NodeSpec, []*yaml.Node
 // resize the product refuses, are errors at the step.
 func (p *parser) checkResizes(s *sim.Scenario) {
 	for i, st := range s.Steps {
-		if st.Op != sim.OpPartitions && st.Op != sim.OpShards {
+		if st.Op != timeline.OpPartitions && st.Op != timeline.OpShards {
 			continue
 		}
 		if !slices.ContainsFunc(s.Rules, func(r sim.RuleSpec) bool { return sim.KindOf(r.Kind).Resizes() == st.Op }) && i < len(p.steps) {

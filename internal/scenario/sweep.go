@@ -7,6 +7,7 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/text"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -231,7 +232,7 @@ func (p *parser) checkVariants(s *sim.Scenario, st *studyState) {
 		for j := range seeds {
 			v := pl.Scenario(s, i, 0) // renaming cannot break a timeline, and would show in messages
 			v.Seed = sweep.Seed(s.Seed, j)
-			_, errs := sim.NewTimeline(v)
+			_, errs := timeline.NewTimeline(v.Seed, v.Nodes, v.Replicas, v.Steps)
 			if len(errs) == 0 {
 				continue
 			}

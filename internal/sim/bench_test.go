@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // The benchmarks below time what a replay costs per key, so that their
@@ -53,7 +54,7 @@ func BenchmarkFloor(b *testing.B) {
 	for _, k := range []int{1e4, 1e5, 1e6, 1e7} {
 		b.Run("keys="+sizeName(k), func(b *testing.B) {
 			pos := keySetOf(k).Pos
-			out := make([]NodeID, k)
+			out := make([]timeline.NodeID, k)
 			for b.Loop() {
 				floorPass(pos, out)
 			}
@@ -62,9 +63,9 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
-func floorPass(pos []uint32, out []NodeID) {
+func floorPass(pos []uint32, out []timeline.NodeID) {
 	for i, p := range pos {
-		out[i] = NodeID(p)
+		out[i] = timeline.NodeID(p)
 	}
 }
 
@@ -81,7 +82,7 @@ func BenchmarkBinarySearch(b *testing.B) {
 			pts[j] = p.Pos
 		}
 		owner := r.prefs(1)[0]
-		pos, out := sb.res.Keys.Pos, make([]NodeID, k)
+		pos, out := sb.res.Keys.Pos, make([]timeline.NodeID, k)
 		for b.Loop() {
 			for i, p := range pos {
 				j, _ := slices.BinarySearch(pts, p)
@@ -161,7 +162,7 @@ func BenchmarkScale(b *testing.B) {
 func benchNode(i int) string { return "node-" + strconv.Itoa(i+1) }
 
 // benchSteps replays step 0 untimed, then alternates steps 1 and 2.
-func benchSteps(b *testing.B, spec RuleSpec, k, n int, steps ...Step) {
+func benchSteps(b *testing.B, spec RuleSpec, k, n int, steps ...timeline.Step) {
 	sb := newStepBench(b, spec, k, n, steps...)
 	for b.Loop() {
 		for i := 1; i <= len(steps); i++ {
@@ -178,10 +179,10 @@ type stepBench struct {
 
 // newStepBench builds a scenario of k keys and n nodes with the given
 // steps and replays its step 0.
-func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...Step) *stepBench {
+func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...timeline.Step) *stepBench {
 	s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(n),
 		Replicas: 1, Rules: []RuleSpec{spec}, Steps: steps}
-	tl, errs := NewTimeline(s)
+	tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 	if len(errs) > 0 {
 		b.Fatal(errs[0])
 	}
@@ -192,7 +193,7 @@ func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...Step) *stepBen
 	if err != nil {
 		b.Fatal(err)
 	}
-	run := newRuleRun(res, p, func(step int) [][]NodeID { return replayTo(spec, e, tl, step) })
+	run := newRuleRun(res, p, func(step int) [][]timeline.NodeID { return replayTo(spec, e, tl, step) })
 	run.step(0)
 	return &stepBench{res: res, run: run}
 }
@@ -204,10 +205,10 @@ func BenchmarkMaglevTable(b *testing.B) {
 	for _, n := range []int{100} {
 		b.Run(fmt.Sprintf("m=%d/nodes=%d", DefaultMaglevM, n), func(b *testing.B) {
 			e := &env{keys: keySetOf(1000)}
-			st := &State{Op: OpStart, Replicas: 1}
+			st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 			for i := range n {
 				e.nodes = append(e.nodes, benchNode(i))
-				st.Members = append(st.Members, Member{ID: NodeID(i), Weight: 1})
+				st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: 1})
 			}
 			g, err := newMaglev(RuleSpec{Kind: "maglev"}, e)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // DefaultEpsilon is the slack ε of a bounded rule that names none.
@@ -67,7 +68,7 @@ func newBounded(spec RuleSpec, e *env) (*bounded, error) {
 	return &bounded{r: r, eps: epsScale + uint64(math.Round(eps*epsScale))}, nil
 }
 
-func (b *bounded) update(st *State) []string {
+func (b *bounded) update(st *timeline.State) []string {
 	notes := b.r.update(st)
 	live := liveList(st)
 	W := uint64(0)
@@ -96,7 +97,7 @@ func ceilMulDiv(a, b, c uint64) uint64 {
 	return q
 }
 
-func (b *bounded) assign(lists [][]NodeID) {
+func (b *bounded) assign(lists [][]timeline.NodeID) {
 	pref := b.r.prefs(len(lists))
 	sorted := b.r.kc.SortedPos()
 	perm, _ := b.r.kc.Order()
@@ -190,7 +191,7 @@ func (w *walker) place(j, t int) int {
 // or after its position: it walks from its point to the first live node
 // that still had room at that moment (a node is full from the key that
 // filled it on). A probe that is one of the keys gets that key's owner.
-func (b *bounded) probe(key string, R int) (uint64, []NodeID) {
+func (b *bounded) probe(key string, R int) (uint64, []timeline.NodeID) {
 	pos := b.r.kc.Hash.Sum32([]byte(key))
 	t := lowerBound(b.r.kc.SortedPos(), pos)
 	P := len(b.r.pts)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestBoundedNeverAboveCapacity: at every step, including failures,
@@ -22,7 +23,7 @@ func TestBoundedNeverAboveCapacity(t *testing.T) {
 			W := totalWeight(st)
 			live := liveSet(st, len(res.Timeline.Nodes))
 			for id, load := range sr.Loads {
-				m, _ := st.Member(NodeID(id))
+				m, _ := st.Member(timeline.NodeID(id))
 				limit := 0
 				if live[id] {
 					eps := spec.Epsilon

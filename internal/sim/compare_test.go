@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
 
@@ -11,7 +12,7 @@ func TestMigrations(t *testing.T) {
 		Nodes: names("a", "b", "c", "d"),
 		Rules: []RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "ketama", Label: "ketama"},
 			{Kind: "ring", Label: "ring copy"}, {Kind: "modulo", Label: "modulo"}},
-		Steps:      []Step{add("e"), fail("b"), recover_("b"), remove("a"), {Op: OpWeight, Nodes: []NodeSpec{{Name: "c", Weight: 3}}}},
+		Steps:      []timeline.Step{add("e"), fail("b"), recover_("b"), remove("a"), {Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "c", Weight: 3}}}},
 		Migrations: []Migration{{"ring", "ketama"}, {"ring", "ring copy"}, {"ketama", "modulo"}}}
 	res := mustReplay(t, s)
 	if len(res.Migrations) != 3 {

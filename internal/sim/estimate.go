@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 
 // EstimateMemory returns the approximate peak memory, in bytes, that
@@ -86,11 +87,11 @@ func uniformWeights(s *Scenario) bool {
 		}
 	}
 	for _, st := range s.Steps {
-		if st.Op == OpWeight {
+		if st.Op == timeline.OpWeight {
 			return false
 		}
 		for _, n := range st.Nodes {
-			if st.Op == OpAdd && !same(n.Weight) {
+			if st.Op == timeline.OpAdd && !same(n.Weight) {
 				return false
 			}
 		}
@@ -102,7 +103,7 @@ func uniformWeights(s *Scenario) bool {
 func maxReplicas(s *Scenario) int {
 	r := max(s.Replicas, 1)
 	for _, st := range s.Steps {
-		if st.Op == OpReplicas {
+		if st.Op == timeline.OpReplicas {
 			r = max(r, st.Value)
 		}
 	}
@@ -119,9 +120,9 @@ func maxPoints(s *Scenario) int {
 	}
 	for _, st := range s.Steps {
 		switch st.Op {
-		case OpVNodes:
+		case timeline.OpVNodes:
 			v = max(v, st.Value)
-		case OpAdd, OpWeight:
+		case timeline.OpAdd, timeline.OpWeight:
 			for _, n := range st.Nodes {
 				w += max(n.Weight, 1)
 			}

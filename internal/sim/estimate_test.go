@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
 
@@ -8,7 +9,7 @@ import "testing"
 // measured for it (about 300 MB) and grows linearly with the keys.
 func TestEstimateMemory(t *testing.T) {
 	s := func(k int) *Scenario {
-		var steps []Step
+		var steps []timeline.Step
 		for i := range 100 {
 			steps = append(steps, add(benchNode(100+i)))
 		}
@@ -30,13 +31,13 @@ func TestEstimateMemory(t *testing.T) {
 // follows.
 func TestEstimateRendezvousWeights(t *testing.T) {
 	s := &Scenario{Keys: keys.KeySpec{Count: 1e6}, Nodes: nodeNames(10), Rules: []RuleSpec{{Kind: "rendezvous"}},
-		Steps: []Step{add("x")}}
+		Steps: []timeline.Step{add("x")}}
 	even := EstimateMemory(s)
-	s.Steps = []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "x", Weight: 2}}}}
+	s.Steps = []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "x", Weight: 2}}}}
 	if d := EstimateMemory(s) - even; d != 4e6*3/2 {
 		t.Errorf("a heavier node adds %d bytes, want %d", d, int64(4e6*3/2))
 	}
-	if !uniformWeights(&Scenario{Nodes: []NodeSpec{{Name: "a"}, {Name: "b", Weight: 1}}, Steps: []Step{add("c")}}) {
+	if !uniformWeights(&Scenario{Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b", Weight: 1}}, Steps: []timeline.Step{add("c")}}) {
 		t.Error("weights 0 (the default, 1) and 1 are not uniform")
 	}
 }

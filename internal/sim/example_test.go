@@ -5,6 +5,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // Adding a sixth node to a five-node ring moves only the keys the new node
@@ -13,9 +14,9 @@ func Example() {
 	s := &sim.Scenario{
 		Name: "grow", Title: "Grow", Seed: 1, Replicas: 1,
 		Keys:  keys.KeySpec{Count: 900},
-		Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
+		Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
 		Rules: []sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
-		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "f"}}}},
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "f"}}}},
 	}
 	res, err := sim.Replay(s)
 	if err != nil {

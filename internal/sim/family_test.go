@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // The tests in this file hold for every rule of the placement family.
@@ -30,11 +31,11 @@ func familyRules() []RuleSpec {
 }
 
 // churn is a step sequence touching every op, with weights.
-func churn() []Step {
-	return []Step{
-		add("f"), fail("b"), {Op: OpReplicas, Value: 3}, add("g"), recover_("b"), remove("a"),
-		{Op: OpWeight, Nodes: []NodeSpec{{Name: "c", Weight: 3}}}, fail("c"), remove("g"),
-		{Op: OpAdd, Nodes: []NodeSpec{{Name: "h", Weight: 2}}}, recover_("c"), {Op: OpReplicas, Value: 2},
+func churn() []timeline.Step {
+	return []timeline.Step{
+		add("f"), fail("b"), {Op: timeline.OpReplicas, Value: 3}, add("g"), recover_("b"), remove("a"),
+		{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "c", Weight: 3}}}, fail("c"), remove("g"),
+		{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "h", Weight: 2}}}, recover_("c"), {Op: timeline.OpReplicas, Value: 2},
 	}
 }
 
@@ -57,15 +58,15 @@ func TestFamilyProbeMatchesAssign(t *testing.T) {
 		for i := range res.Timeline.States {
 			st := &res.Timeline.States[i]
 			p.update(st)
-			lists := make([][]NodeID, st.Replicas)
+			lists := make([][]timeline.NodeID, st.Replicas)
 			for k := range lists {
-				lists[k] = make([]NodeID, res.Keys.Len())
+				lists[k] = make([]timeline.NodeID, res.Keys.Len())
 			}
 			p.assign(lists)
 			for k := 0; k < res.Keys.Len(); k += 7 {
 				_, owners := p.probe(res.Keys.Name(k), st.Replicas)
 				for j := range st.Replicas {
-					want := NoNode
+					want := timeline.NoNode
 					if j < len(owners) {
 						want = owners[j]
 					}
@@ -123,7 +124,7 @@ func TestFamilyOrderIsPermutation(t *testing.T) {
 // moved == needed, exactly. jump does too when only the last bucket
 // changes.
 func TestFamilyMonotone(t *testing.T) {
-	steps := []Step{add("f"), add("g", "h"), fail("c"), remove("b"), recover_("c"), fail("h"), remove("h"), add("b")}
+	steps := []timeline.Step{add("f"), add("g", "h"), fail("c"), remove("b"), recover_("c"), fail("h"), remove("h"), add("b")}
 	s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 20000},
 		Nodes: names("a", "b", "c", "d", "e"), Replicas: 1, Steps: steps,
 		Rules: []RuleSpec{{Kind: "ring"}, {Kind: "rendezvous"}, {Kind: "ketama"}, {Kind: "multiprobe"},
@@ -137,7 +138,7 @@ func TestFamilyMonotone(t *testing.T) {
 		}
 	}
 	jumpOnly := &Scenario{Name: "j", Title: "j", Seed: 3, Keys: keys.KeySpec{Count: 20000}, Nodes: names("a", "b", "c"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []Step{add("d"), add("e", "f"), remove("f"), fail("e"), recover_("e")}}
+		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []timeline.Step{add("d"), add("e", "f"), remove("f"), fail("e"), recover_("e")}}
 	for i, sr := range mustReplay(t, jumpOnly).Rules[0].Steps[1:] {
 		if sr.Moved != sr.Needed || len(sr.Notes) != 0 {
 			t.Errorf("jump step %d: moved %d, needed %d, notes %q", i+1, sr.Moved, sr.Needed, sr.Notes)
@@ -157,12 +158,12 @@ func TestFamilyMonotone(t *testing.T) {
 func TestFamilyAddOneNode(t *testing.T) {
 	specs := []RuleSpec{{Kind: "ring"}, {Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"},
 		{Kind: "maglev"}, {Kind: "multiprobe"}, {Kind: "bounded"}, {Kind: "ketama"}, {Kind: "slots"}}
-	nodes := make([]NodeSpec, 10)
+	nodes := make([]timeline.NodeSpec, 10)
 	for i := range nodes {
-		nodes[i] = NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
+		nodes[i] = timeline.NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
 	}
 	s := &Scenario{Name: "grow", Title: "grow", Seed: 42, Keys: keys.KeySpec{Count: 100000}, Nodes: nodes,
-		Replicas: 1, Rules: specs, Steps: []Step{add("10.0.0.11:11211")}}
+		Replicas: 1, Rules: specs, Steps: []timeline.Step{add("10.0.0.11:11211")}}
 	res := mustReplay(t, s)
 	want := 1.0 / 11
 	for _, rr := range res.Rules {
@@ -214,13 +215,13 @@ func TestFamilyUnderReplication(t *testing.T) {
 	for r, rr := range res.Rules {
 		lists := replayTo(rr.Spec, res.env(), res.Timeline, 0)
 		for k := range lists[0] {
-			got := []NodeID{lists[0][k], lists[1][k], lists[2][k]}
+			got := []timeline.NodeID{lists[0][k], lists[1][k], lists[2][k]}
 			want := 2
 			if rr.Spec.Kind == "slots" {
 				want = 1
 			}
-			n := len(slices.DeleteFunc(slices.Clone(got), func(id NodeID) bool { return id == NoNode }))
-			if n != want || got[2] != NoNode || got[0] == got[1] {
+			n := len(slices.DeleteFunc(slices.Clone(got), func(id timeline.NodeID) bool { return id == timeline.NoNode }))
+			if n != want || got[2] != timeline.NoNode || got[0] == got[1] {
 				t.Fatalf("%s key %d: list %v", rr.Spec.Label, k, got)
 			}
 		}

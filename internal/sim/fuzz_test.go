@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // monotoneKinds are the rules for which a membership change moves only
@@ -31,7 +32,7 @@ func randomScenario(seed int64) *Scenario {
 	for range 1 + r.IntN(6) {
 		n := newName()
 		members = append(members, n)
-		s.Nodes = append(s.Nodes, NodeSpec{Name: n, Weight: 1})
+		s.Nodes = append(s.Nodes, timeline.NodeSpec{Name: n, Weight: 1})
 	}
 	live := func() []string {
 		var out []string
@@ -62,9 +63,9 @@ func randomScenario(seed int64) *Scenario {
 				s.Steps = append(s.Steps, recover_(v))
 			}
 		case k == 3:
-			s.Steps = append(s.Steps, Step{Op: OpVNodes, Value: 1 + r.IntN(30)})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpVNodes, Value: 1 + r.IntN(30)})
 		default:
-			s.Steps = append(s.Steps, Step{Op: OpReplicas, Value: 1 + r.IntN(3)})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpReplicas, Value: 1 + r.IntN(3)})
 		}
 	}
 	return s
@@ -107,7 +108,7 @@ func checkInvariants(t *testing.T, res *Result, rr RuleResult) {
 		if sr.Moved < sr.Needed || sr.Ideal > sr.Needed+k {
 			t.Fatalf("%s step %d: moved %d, needed %d, ideal %d", rr.Spec.Label, i, sr.Moved, sr.Needed, sr.Ideal)
 		}
-		membership := st.Op == OpAdd || st.Op == OpRemove || st.Op == OpFail || st.Op == OpRecover
+		membership := st.Op == timeline.OpAdd || st.Op == timeline.OpRemove || st.Op == timeline.OpFail || st.Op == timeline.OpRecover
 		if membership && slices.Contains(monotoneKinds, rr.Spec.Kind) && sr.Collateral() != 0 {
 			t.Fatalf("%s step %d (%v): collateral %d on a monotone rule", rr.Spec.Label, i, st.Op, sr.Collateral())
 		}
@@ -121,7 +122,7 @@ func checkInvariants(t *testing.T, res *Result, rr RuleResult) {
 }
 
 // restores reports whether step i recovers exactly what step i−1 failed.
-func restores(tl *Timeline, i int) bool {
+func restores(tl *timeline.Timeline, i int) bool {
 	a, b := &tl.States[i-1], &tl.States[i]
-	return a.Op == OpFail && b.Op == OpRecover && slices.Equal(a.Named, b.Named)
+	return a.Op == timeline.OpFail && b.Op == timeline.OpRecover && slices.Equal(a.Named, b.Named)
 }

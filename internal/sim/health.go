@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "slices"
 
 // A stranding placer can leave keys with no live replica on the node that
@@ -19,7 +20,7 @@ type repartitioner interface {
 // while as many zones as replicas are live.
 // Lists hold live nodes first and NoNode after them, but for a stranded
 // key, which keeps the down node that held it first.
-func health(sr *StepResult, p placer, st *State, lists [][]NodeID, labels []Labels) {
+func health(sr *StepResult, p placer, st *timeline.State, lists [][]timeline.NodeID, labels []timeline.Labels) {
 	stranded := 0
 	s, profiled := p.(stranding)
 	if profiled {
@@ -47,7 +48,7 @@ func health(sr *StepResult, p placer, st *State, lists [][]NodeID, labels []Labe
 
 // liveZones counts the zones with a live member: two replicas in one zone
 // are a collision only when r zones could hold them apart.
-func liveZones(st *State, labels []Labels) int {
+func liveZones(st *timeline.State, labels []timeline.Labels) int {
 	var zones []string
 	for _, m := range st.Members {
 		if z := labels[m.ID].Zone; !m.Failed && z != "" && !slices.Contains(zones, z) {
@@ -58,7 +59,7 @@ func liveZones(st *State, labels []Labels) int {
 }
 
 // zoneCollisions counts keys with two replicas in one (named) zone.
-func zoneCollisions(lists [][]NodeID, labels []Labels) int {
+func zoneCollisions(lists [][]timeline.NodeID, labels []timeline.Labels) int {
 	n := 0
 	for k := range lists[0] {
 	key:
@@ -75,8 +76,8 @@ func zoneCollisions(lists [][]NodeID, labels []Labels) int {
 	return n
 }
 
-func zoneOf(id NodeID, labels []Labels) string {
-	if id == NoNode {
+func zoneOf(id timeline.NodeID, labels []timeline.Labels) string {
+	if id == timeline.NoNode {
 		return ""
 	}
 	return labels[id].Zone

@@ -5,20 +5,21 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/golden"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
-func names(ns ...string) []NodeSpec {
-	out := make([]NodeSpec, len(ns))
+func names(ns ...string) []timeline.NodeSpec {
+	out := make([]timeline.NodeSpec, len(ns))
 	for i, n := range ns {
-		out[i] = NodeSpec{Name: n, Weight: 1}
+		out[i] = timeline.NodeSpec{Name: n, Weight: 1}
 	}
 	return out
 }
 
-func nodeNames(n int) []NodeSpec {
-	out := make([]NodeSpec, n)
+func nodeNames(n int) []timeline.NodeSpec {
+	out := make([]timeline.NodeSpec, n)
 	for i := range out {
-		out[i] = NodeSpec{Name: "node-" + strconv.Itoa(i+1), Weight: 1}
+		out[i] = timeline.NodeSpec{Name: "node-" + strconv.Itoa(i+1), Weight: 1}
 	}
 	return out
 }
@@ -45,15 +46,19 @@ func mustReplay(t testing.TB, s *Scenario) *Result {
 
 // ownersAt recomputes the primary owners of rule r at step i from
 // scratch, for tests that compare whole assignments.
-func ownersAt(res *Result, r, i int) []NodeID {
+func ownersAt(res *Result, r, i int) []timeline.NodeID {
 	e := res.env()
 	return replayTo(res.Rules[r].Spec, e, res.Timeline, i)[0]
 }
 
-func add(n ...string) Step      { return Step{Op: OpAdd, Nodes: names(n...)} }
-func remove(n ...string) Step   { return Step{Op: OpRemove, Nodes: names(n...)} }
-func fail(n ...string) Step     { return Step{Op: OpFail, Nodes: names(n...)} }
-func recover_(n ...string) Step { return Step{Op: OpRecover, Nodes: names(n...)} }
+func add(n ...string) timeline.Step { return timeline.Step{Op: timeline.OpAdd, Nodes: names(n...)} }
+func remove(n ...string) timeline.Step {
+	return timeline.Step{Op: timeline.OpRemove, Nodes: names(n...)}
+}
+func fail(n ...string) timeline.Step { return timeline.Step{Op: timeline.OpFail, Nodes: names(n...)} }
+func recover_(n ...string) timeline.Step {
+	return timeline.Step{Op: timeline.OpRecover, Nodes: names(n...)}
+}
 
 // The -update flag exists in every test binary so that
 // `go test ./... -update` works; sim has no golden files of its own.

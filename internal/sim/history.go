@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "slices"
 
 // history keeps, for recent steps, an undo log of the primary owners each
@@ -22,9 +23,9 @@ type history struct {
 	logs   []*undo // by step; nil when not kept
 	step   int     // the step being recorded
 	open_  *undo   // its log
-	src    []NodeID
-	spare  *undo      // a dropped log, for reuse
-	free   [][]NodeID // whole assignments of dropped logs, for reuse
+	src    []timeline.NodeID
+	spare  *undo               // a dropped log, for reuse
+	free   [][]timeline.NodeID // whole assignments of dropped logs, for reuse
 	marks  []uint64
 	// same[m] is an earlier step whose assignment equals step m's, or −1;
 	// bridged[s] marks a log between two such steps.
@@ -32,7 +33,7 @@ type history struct {
 	bridged []bool
 	// equalsSparse's scratch: the keys it touched and their values.
 	keys []uint32
-	vals []NodeID
+	vals []timeline.NodeID
 }
 
 // historyBytesPerKey is the undo-log budget, in bytes per key.
@@ -45,8 +46,8 @@ const minHistoryBytes = 1 << 20
 // owner each had before, or (dense) the whole previous primary assignment.
 type undo struct {
 	keys  []uint32
-	old   []NodeID
-	dense []NodeID
+	old   []timeline.NodeID
+	dense []timeline.NodeID
 }
 
 func (u *undo) bytes() int { return 6*len(u.keys) + 2*len(u.dense) }
@@ -57,7 +58,7 @@ func newHistory(k int) history {
 
 // open starts step i's log; cur is the primary assignment before the step,
 // which record may snapshot.
-func (h *history) open(i int, cur []NodeID) {
+func (h *history) open(i int, cur []timeline.NodeID) {
 	h.trim()
 	h.grow(i)
 	u := h.spare
@@ -88,7 +89,7 @@ const maxFreeDense = 1
 
 // denseBuffer returns an array of n owners for a whole assignment: one a
 // dropped log held, or a new one.
-func (h *history) denseBuffer(n int) []NodeID {
+func (h *history) denseBuffer(n int) []timeline.NodeID {
 	for len(h.free) > 0 {
 		b := h.free[len(h.free)-1]
 		h.free = h.free[:len(h.free)-1]
@@ -96,12 +97,12 @@ func (h *history) denseBuffer(n int) []NodeID {
 			return b[:n]
 		}
 	}
-	return make([]NodeID, n)
+	return make([]timeline.NodeID, n)
 }
 
 // record notes that key k's primary owner was old before this step. It
 // must be called before src[k] is overwritten.
-func (h *history) record(k int, old NodeID) {
+func (h *history) record(k int, old timeline.NodeID) {
 	u := h.open_
 	if len(u.dense) > 0 {
 		return
@@ -187,7 +188,7 @@ func (h *history) path(j, i int) ([]int, bool) {
 
 // equalsAt reports whether the primary owners cur equal the assignment
 // reached by undoing the logs of path p (see path) from it.
-func (h *history) equalsAt(cur []NodeID, p []int) bool {
+func (h *history) equalsAt(cur []timeline.NodeID, p []int) bool {
 	for e := len(p) - 1; e >= 0; e-- {
 		dense := h.logs[p[e]].dense
 		if len(dense) == 0 {
@@ -213,7 +214,7 @@ func (h *history) equalsAt(cur []NodeID, p []int) bool {
 
 // equalsSparse is equalsAt through sparse logs only: it undoes the logs
 // of p in place, compares the keys they touched, and restores cur.
-func (h *history) equalsSparse(cur []NodeID, p []int) bool {
+func (h *history) equalsSparse(cur []timeline.NodeID, p []int) bool {
 	if len(h.marks) < (len(cur)+63)/64 {
 		h.marks = make([]uint64, (len(cur)+63)/64)
 	}
@@ -241,7 +242,7 @@ func (h *history) equalsSparse(cur []NodeID, p []int) bool {
 // recurs returns the earliest earlier step with the identical primary
 // assignment, comparing key by key: through the undo logs when they
 // reach back that far, else recompute rebuilds that step's lists.
-func (t *tracker) recurs(i int, fp uint64, recompute func(step int) [][]NodeID) int {
+func (t *tracker) recurs(i int, fp uint64, recompute func(step int) [][]timeline.NodeID) int {
 	defer t.hist.trim()
 	cur := t.cur[0]
 	for _, j := range t.seen[fp] {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"reflect"
 	"testing"
 )
@@ -50,7 +51,7 @@ func TestIncrementalMatchesFullOneReplica(t *testing.T) {
 // jump: the recovery's recurrence leads there without them, and no step is
 // recomputed.
 func TestRecurrenceUnderLogBudget(t *testing.T) {
-	var steps []Step
+	var steps []timeline.Step
 	for i := range 3 {
 		x := benchNode(100 + i)
 		steps = append(steps, add(x), fail(benchNode(1)), recover_(benchNode(1)), remove(x))
@@ -67,7 +68,7 @@ func TestRecurrenceUnderLogBudget(t *testing.T) {
 		e := &env{keys: full.Keys, nodes: full.Timeline.Nodes}
 		p, _ := newPlacer(spec.Spec, e)
 		recomputed := 0
-		run := newRuleRun(full, p, func(step int) [][]NodeID {
+		run := newRuleRun(full, p, func(step int) [][]timeline.NodeID {
 			recomputed++
 			return replayTo(spec.Spec, e, full.Timeline, step)
 		})
@@ -124,7 +125,7 @@ func TestRingMergeMatchesSort(t *testing.T) {
 		scens = append(scens, randomScenario(seed))
 	}
 	for _, s := range scens {
-		tl, errs := NewTimeline(s)
+		tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 		if len(errs) > 0 {
 			t.Fatal(errs[0])
 		}
@@ -159,7 +160,7 @@ func ringOf(p placer) *ring {
 }
 
 // wantPoints counts the points the members of st should have.
-func wantPoints(p placer, st *State) int {
+func wantPoints(p placer, st *timeline.State) int {
 	n := 0
 	live := liveList(st)
 	for _, m := range st.Members {

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"slices"
 	"strconv"
@@ -38,14 +39,14 @@ import (
 type jump struct {
 	env     *env
 	kc      *keys.KeyCache
-	buckets []NodeID   // bucket → node
-	pref    [][]NodeID // pref[r][b], built by prefs
+	buckets []timeline.NodeID   // bucket → node
+	pref    [][]timeline.NodeID // pref[r][b], built by prefs
 
 	// As of the last assign or delta:
-	bucket   []uint32   // each key's bucket
-	next     []uint32   // each key's next jump (capped at 2³²−1)
-	nb       uint32     // the bucket count of bucket and next
-	lastPref [][]NodeID // the pref table
+	bucket   []uint32            // each key's bucket
+	next     []uint32            // each key's next jump (capped at 2³²−1)
+	nb       uint32              // the bucket count of bucket and next
+	lastPref [][]timeline.NodeID // the pref table
 }
 
 func newJump(spec RuleSpec, e *env) (*jump, error) {
@@ -76,7 +77,7 @@ func jumpNext(key uint64, n int) (int, uint32) {
 	return int(b), uint32(min(j, math.MaxUint32))
 }
 
-func (j *jump) update(st *State) []string {
+func (j *jump) update(st *timeline.State) []string {
 	old := j.buckets
 	live := liveList(st)
 	j.buckets, j.pref = nil, nil
@@ -89,23 +90,23 @@ func (j *jump) update(st *State) []string {
 	if old != nil && !isPrefix(old, j.buckets) && !isPrefix(j.buckets, old) {
 		notes = append(notes, j.renumberNote(st, old))
 	}
-	if weighted(live) && (st.Op == OpStart || st.Op == OpAdd || st.Op == OpWeight) {
+	if weighted(live) && (st.Op == timeline.OpStart || st.Op == timeline.OpAdd || st.Op == timeline.OpWeight) {
 		notes = append(notes, "jump has no weighted form in the paper: a node of weight w holds w consecutive buckets")
 	}
 	return notes
 }
 
 // isPrefix reports whether a is a prefix of b.
-func isPrefix(a, b []NodeID) bool { return len(a) <= len(b) && slices.Equal(a, b[:len(a)]) }
+func isPrefix(a, b []timeline.NodeID) bool { return len(a) <= len(b) && slices.Equal(a, b[:len(a)]) }
 
 // renumberNote explains a change jump cannot make natively.
-func (j *jump) renumberNote(st *State, old []NodeID) string {
+func (j *jump) renumberNote(st *timeline.State, old []timeline.NodeID) string {
 	d := 0
 	for d < len(old) && d < len(j.buckets) && old[d] == j.buckets[d] {
 		d++
 	}
-	verb := map[Op]string{OpRemove: "remove", OpFail: "drop failed", OpRecover: "re-insert recovered",
-		OpWeight: "resize"}[st.Op]
+	verb := map[timeline.Op]string{timeline.OpRemove: "remove", timeline.OpFail: "drop failed", timeline.OpRecover: "re-insert recovered",
+		timeline.OpWeight: "resize"}[st.Op]
 	if verb == "" {
 		verb = "change"
 	}
@@ -115,7 +116,7 @@ func (j *jump) renumberNote(st *State, old []NodeID) string {
 }
 
 // quoteNames lists node names, quoted, comma-separated.
-func quoteNames(names []string, ids []NodeID) string {
+func quoteNames(names []string, ids []timeline.NodeID) string {
 	q := make([]string, len(ids))
 	for i, id := range ids {
 		q[i] = strconv.Quote(names[id])
@@ -125,16 +126,16 @@ func quoteNames(names []string, ids []NodeID) string {
 
 // prefs returns, for every bucket, the R distinct nodes of the buckets
 // from it onward, wrapping.
-func (j *jump) prefs(R int) [][]NodeID {
+func (j *jump) prefs(R int) [][]timeline.NodeID {
 	if len(j.pref) == R {
 		return j.pref
 	}
 	nb := len(j.buckets)
-	j.pref = make([][]NodeID, R)
+	j.pref = make([][]timeline.NodeID, R)
 	for r := range j.pref {
-		j.pref[r] = make([]NodeID, nb)
+		j.pref[r] = make([]timeline.NodeID, nb)
 	}
-	list := make([]NodeID, 0, R)
+	list := make([]timeline.NodeID, 0, R)
 	for b := range nb {
 		list = list[:0]
 		for s := 0; s < nb && len(list) < R; s++ {
@@ -143,7 +144,7 @@ func (j *jump) prefs(R int) [][]NodeID {
 			}
 		}
 		for r := range R {
-			j.pref[r][b] = NoNode
+			j.pref[r][b] = timeline.NoNode
 			if r < len(list) {
 				j.pref[r][b] = list[r]
 			}
@@ -152,7 +153,7 @@ func (j *jump) prefs(R int) [][]NodeID {
 	return j.pref
 }
 
-func (j *jump) assign(lists [][]NodeID) {
+func (j *jump) assign(lists [][]timeline.NodeID) {
 	pref := j.prefs(len(lists))
 	nb := uint32(len(j.buckets))
 	keys := j.kc.Keys64()
@@ -178,7 +179,7 @@ func (j *jump) assign(lists [][]NodeID) {
 // bucket for every count from bucket+1 up to its next jump, so only the
 // others are hashed again; when the count falls, every next jump is at
 // or above the old count and so above nb, and only the bucket is read.
-func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []NodeID) {
+func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []timeline.NodeID) {
 	bucket, next := j.bucket, j.next[:len(j.bucket)]
 	first = first[:len(bucket)]
 	if nb < j.nb {
@@ -297,7 +298,7 @@ func gatherAtLeast(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32
 
 // sameBuckets reports, for every bucket both tables have, whether its
 // preference list is the same in both.
-func sameBuckets(a, b [][]NodeID) []bool {
+func sameBuckets(a, b [][]timeline.NodeID) []bool {
 	n := min(len(a[0]), len(b[0]))
 	same := make([]bool, n)
 	for x := range n {
@@ -306,7 +307,7 @@ func sameBuckets(a, b [][]NodeID) []bool {
 	return same
 }
 
-func (j *jump) probe(key string, R int) (uint64, []NodeID) {
+func (j *jump) probe(key string, R int) (uint64, []timeline.NodeID) {
 	b := jumpHash(j.kc.Hash.Sum64([]byte(key)), len(j.buckets))
 	return uint64(b), column(j.prefs(R), int(b))
 }
@@ -314,7 +315,7 @@ func (j *jump) probe(key string, R int) (uint64, []NodeID) {
 // geometry samples the bucket of a key whose hash is the wheel position.
 func (j *jump) geometry() ([]Arc, []Point) {
 	nb := len(j.buckets)
-	return sampledArcs(WheelSamples, func(p uint32) NodeID { return j.buckets[jumpHash(uint64(p), nb)] }), nil
+	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return j.buckets[jumpHash(uint64(p), nb)] }), nil
 }
 
 func (j *jump) Order() []uint32 {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestJumpRuleMatchesGoJump(t *testing.T) {
 // which moves keys between nodes that stayed.
 func TestJumpMiddleRemoval(t *testing.T) {
 	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: keys.KeySpec{Count: 10000}, Nodes: names("a", "b", "c", "d"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []Step{remove("b"), fail("c"), recover_("c"), remove("d")}}
+		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []timeline.Step{remove("b"), fail("c"), recover_("c"), remove("d")}}
 	res := mustReplay(t, s)
 	steps := res.Rules[0].Steps
 	for i, wantNote := range []bool{false, true, true, true, false} {
@@ -76,8 +77,8 @@ func TestJumpMiddleRemoval(t *testing.T) {
 // TestJumpWeights: a node of weight w holds w consecutive buckets.
 func TestJumpWeights(t *testing.T) {
 	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: keys.KeySpec{Count: 40000}, Replicas: 2,
-		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "jump"}},
-		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "c", Weight: 2}}}}}
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "jump"}},
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "c", Weight: 2}}}}}
 	res := mustReplay(t, s)
 	sr := res.Rules[0].Steps[1]
 	if sr.Moved != sr.Needed || len(sr.Notes) != 1 {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"strconv"
 )
@@ -47,7 +48,7 @@ func newKetama(spec RuleSpec, e *env) (*ketama, error) {
 	if spec.VNodes != 0 {
 		return nil, fmt.Errorf("rule ketama: the points per server are libketama's (%d hashes × 4); vnodes does not apply", ketamaHashes)
 	}
-	return &ketama{r: &ring{env: e, cached: map[NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, keys.HashMD5)}}, nil
+	return &ketama{r: &ring{env: e, cached: map[timeline.NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, keys.HashMD5)}}, nil
 }
 
 // ketamaCount is libketama's number of hashes for a server:
@@ -60,7 +61,7 @@ func ketamaCount(w, total, n int) int {
 }
 
 // ketamaPoints returns a server's 4·ks points, cached per count.
-func (k *ketama) points(id NodeID, ks int) []uint32 {
+func (k *ketama) points(id timeline.NodeID, ks int) []uint32 {
 	if c, ok := k.r.cached[id]; ok && c.count == ks {
 		return c.pts
 	}
@@ -78,7 +79,7 @@ func (k *ketama) points(id NodeID, ks int) []uint32 {
 	return pts
 }
 
-func (k *ketama) update(st *State) []string {
+func (k *ketama) update(st *timeline.State) []string {
 	live := liveList(st)
 	total := 0
 	for _, m := range live {
@@ -86,7 +87,7 @@ func (k *ketama) update(st *State) []string {
 	}
 	k.r.live = make([]bool, len(k.r.env.nodes))
 	var want []placed
-	var none, rounded []NodeID
+	var none, rounded []timeline.NodeID
 	for _, m := range live {
 		k.r.live[m.ID] = true
 		ks := ketamaCount(m.Weight, total, len(live))
@@ -107,14 +108,14 @@ func (k *ketama) update(st *State) []string {
 		notes = append(notes, fmt.Sprintf("ketama: libketama's single-precision arithmetic gives %d of %d servers "+
 			"one hash (4 points) fewer than floor(w/Σw·40·n)", len(rounded), len(live)))
 	}
-	if st.Op == OpVNodes {
+	if st.Op == timeline.OpVNodes {
 		notes = append(notes, "ketama: vnodes steps do not apply (libketama fixes 40 hashes × 4 points per server)")
 	}
 	return notes
 }
 
-func (k *ketama) assign(lists [][]NodeID)                    { k.r.assign(lists) }
-func (k *ketama) delta(d *delta) bool                        { return k.r.delta(d) }
-func (k *ketama) probe(key string, R int) (uint64, []NodeID) { return k.r.probe(key, R) }
-func (k *ketama) geometry() ([]Arc, []Point)                 { return k.r.geometry() }
-func (k *ketama) Order() []uint32                            { return k.r.Order() }
+func (k *ketama) assign(lists [][]timeline.NodeID)                    { k.r.assign(lists) }
+func (k *ketama) delta(d *delta) bool                                 { return k.r.delta(d) }
+func (k *ketama) probe(key string, R int) (uint64, []timeline.NodeID) { return k.r.probe(key, R) }
+func (k *ketama) geometry() ([]Arc, []Point)                          { return k.r.geometry() }
+func (k *ketama) Order() []uint32                                     { return k.r.Order() }

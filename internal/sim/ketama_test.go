@@ -5,25 +5,26 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"strconv"
 	"testing"
 )
 
 // ketamaServers is libketama's own test server list, ketama.servers in
 // github.com/RJ/ketama (server, memory as weight).
-var ketamaServers = []NodeSpec{
+var ketamaServers = []timeline.NodeSpec{
 	{Name: "10.0.1.1:11211", Weight: 600}, {Name: "10.0.1.2:11211", Weight: 300}, {Name: "10.0.1.3:11211", Weight: 200}, {Name: "10.0.1.4:11211", Weight: 350},
 	{Name: "10.0.1.5:11211", Weight: 1000}, {Name: "10.0.1.6:11211", Weight: 800}, {Name: "10.0.1.7:11211", Weight: 950}, {Name: "10.0.1.8:11211", Weight: 100},
 }
 
 // newKetamaFor builds a ketama placer over the given servers, all live.
-func newKetamaFor(t *testing.T, servers []NodeSpec) (*ketama, *State) {
+func newKetamaFor(t *testing.T, servers []timeline.NodeSpec) (*ketama, *timeline.State) {
 	t.Helper()
 	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 1}, 1)}
-	st := &State{Op: OpStart, Replicas: 1}
+	st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 	for i, s := range servers {
 		e.nodes = append(e.nodes, s.Name)
-		st.Members = append(st.Members, Member{ID: NodeID(i), Weight: s.Weight})
+		st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: s.Weight})
 	}
 	k, err := newKetama(RuleSpec{Kind: "ketama"}, e)
 	if err != nil {
@@ -66,7 +67,7 @@ func TestKetamaLibketamaHarness(t *testing.T) {
 // TestKetamaPoints: equal weights give 160 points per server, from
 // MD5("name-k"); libketama's float arithmetic gives the counts it gives.
 func TestKetamaPoints(t *testing.T) {
-	servers := []NodeSpec{{Name: "127.0.0.1:11211", Weight: 1}, {Name: "127.0.0.1:11212", Weight: 1}, {Name: "127.0.0.1:11213", Weight: 1}}
+	servers := []timeline.NodeSpec{{Name: "127.0.0.1:11211", Weight: 1}, {Name: "127.0.0.1:11212", Weight: 1}, {Name: "127.0.0.1:11213", Weight: 1}}
 	k, _ := newKetamaFor(t, servers)
 	if len(k.r.pts) != 480 {
 		t.Fatalf("%d points, want 480", len(k.r.pts))
@@ -93,8 +94,8 @@ func TestKetamaPoints(t *testing.T) {
 // vnodes steps, which do not apply.
 func TestKetamaNotes(t *testing.T) {
 	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 100}, Replicas: 1,
-		Nodes: []NodeSpec{{Name: "big", Weight: 1000}, {Name: "tiny", Weight: 1}}, Rules: []RuleSpec{{Kind: "ketama"}},
-		Steps: []Step{{Op: OpVNodes, Value: 10}}}
+		Nodes: []timeline.NodeSpec{{Name: "big", Weight: 1000}, {Name: "tiny", Weight: 1}}, Rules: []RuleSpec{{Kind: "ketama"}},
+		Steps: []timeline.Step{{Op: timeline.OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)
 	if n := res.Rules[0].Steps[0].Notes; len(n) != 1 || !bytes.Contains([]byte(n[0]), []byte(`"tiny"`)) {
 		t.Errorf("step 0 notes %q, want one naming \"tiny\"", n)
@@ -113,7 +114,7 @@ func TestKetamaNotes(t *testing.T) {
 func TestKetamaUnequalWeightsRebuild(t *testing.T) {
 	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 20000}, Replicas: 1,
 		Nodes: ketamaServers[:4], Rules: []RuleSpec{{Kind: "ketama"}},
-		Steps: []Step{{Op: OpAdd, Nodes: ketamaServers[4:5]}}}
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: ketamaServers[4:5]}}}
 	sr := mustReplay(t, s).Rules[0].Steps[1]
 	if sr.Collateral() == 0 {
 		t.Errorf("moved %d, needed %d: expected collateral moves from the rebuilt continuum", sr.Moved, sr.Needed)
@@ -127,12 +128,12 @@ func TestKetamaFloatRounding(t *testing.T) {
 	if got := ketamaCount(1, 61, 61); got != 39 {
 		t.Fatalf("ketamaCount(1, 61, 61) = %d, want 39", got)
 	}
-	servers := make([]NodeSpec, 61)
+	servers := make([]timeline.NodeSpec, 61)
 	for i := range servers {
-		servers[i] = NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
+		servers[i] = timeline.NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
 	}
 	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 20000}, Replicas: 1,
-		Nodes: servers[:60], Rules: []RuleSpec{{Kind: "ketama"}}, Steps: []Step{{Op: OpAdd, Nodes: servers[60:]}}}
+		Nodes: servers[:60], Rules: []RuleSpec{{Kind: "ketama"}}, Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: servers[60:]}}}
 	res := mustReplay(t, s)
 	sr := res.Rules[0].Steps[1]
 	if len(sr.Notes) != 1 || sr.Collateral() == 0 || len(res.Rules[0].Steps[0].Notes) != 0 {

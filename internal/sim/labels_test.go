@@ -4,24 +4,26 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestLabelSelectors checks steps that name their nodes by zone or rack:
 // fail takes the live members that carry the labels, recover the failed
 // ones, remove all of them, and a node keeps the labels it was given.
 func TestLabelSelectors(t *testing.T) {
-	node := func(name, zone, rack string) NodeSpec {
-		return NodeSpec{Name: name, Weight: 1, Labels: Labels{Zone: zone, Rack: rack}}
+	node := func(name, zone, rack string) timeline.NodeSpec {
+		return timeline.NodeSpec{Name: name, Weight: 1, Labels: timeline.Labels{Zone: zone, Rack: rack}}
 	}
-	s := &Scenario{Nodes: []NodeSpec{node("a1", "z1", "r1"), node("a2", "z1", "r2"), node("b1", "z2", "r1"), node("b2", "z2", "r2")},
-		Steps: []Step{
+	s := &Scenario{Nodes: []timeline.NodeSpec{node("a1", "z1", "r1"), node("a2", "z1", "r2"), node("b1", "z2", "r1"), node("b2", "z2", "r2")},
+		Steps: []timeline.Step{
 			fail("a1"),
-			{Op: OpFail, Where: Labels{Zone: "z1"}}, // a2 only: a1 has failed already
-			{Op: OpRecover, Where: Labels{Zone: "z1"}},
-			{Op: OpRemove, Where: Labels{Rack: "r2"}},
-			{Op: OpAdd, Nodes: []NodeSpec{node("c1", "z3", "r1")}},
+			{Op: timeline.OpFail, Where: timeline.Labels{Zone: "z1"}}, // a2 only: a1 has failed already
+			{Op: timeline.OpRecover, Where: timeline.Labels{Zone: "z1"}},
+			{Op: timeline.OpRemove, Where: timeline.Labels{Rack: "r2"}},
+			{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{node("c1", "z3", "r1")}},
 		}}
-	tl, errs := NewTimeline(s)
+	tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -41,9 +43,9 @@ func TestLabelSelectors(t *testing.T) {
 		t.Errorf("c1's labels %v", l)
 	}
 
-	bad := &Scenario{Nodes: []NodeSpec{node("a1", "z1", "r1"), node("b1", "z2", "r1")},
-		Steps: []Step{{Op: OpFail, Where: Labels{Zone: "z9"}}, remove("a1"), {Op: OpAdd, Nodes: []NodeSpec{node("a1", "z2", "r1")}}}}
-	_, errs = NewTimeline(bad)
+	bad := &Scenario{Nodes: []timeline.NodeSpec{node("a1", "z1", "r1"), node("b1", "z2", "r1")},
+		Steps: []timeline.Step{{Op: timeline.OpFail, Where: timeline.Labels{Zone: "z9"}}, remove("a1"), {Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{node("a1", "z2", "r1")}}}}
+	_, errs = timeline.NewTimeline(bad.Seed, bad.Nodes, bad.Replicas, bad.Steps)
 	var msgs []string
 	for _, e := range errs {
 		msgs = append(msgs, e.Error())

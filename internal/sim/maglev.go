@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -46,11 +47,11 @@ type maglev struct {
 	env      *env
 	kc       *keys.KeyCache
 	m        int
-	table    []NodeID   // entry → node
-	pref     [][]NodeID // pref[r][e], built by prefs
-	live     []Member
+	table    []timeline.NodeID   // entry → node
+	pref     [][]timeline.NodeID // pref[r][e], built by prefs
+	live     []timeline.Member
 	groups   entryGroups
-	lastPref [][]NodeID // the pref table of the last assign or delta
+	lastPref [][]timeline.NodeID // the pref table of the last assign or delta
 	cache    maglevCache
 	cur      *maglevTable // the table of the last update, in the cache
 	lastTab  *maglevTable // the table of the last assign or delta
@@ -99,14 +100,14 @@ func IsPrime(n int) bool {
 
 // maglevEntry is one node's state while the table fills.
 type maglevEntry struct {
-	id        NodeID
+	id        timeline.NodeID
 	w         int
 	target    int
 	pos, skip int // current place in its permutation, and its stride
 	taken     int
 }
 
-func (g *maglev) update(st *State) []string {
+func (g *maglev) update(st *timeline.State) []string {
 	g.live = liveList(st)
 	g.pref = nil
 	counts := g.populate()
@@ -115,10 +116,10 @@ func (g *maglev) update(st *State) []string {
 		notes = append(notes, fmt.Sprintf("maglev: M = %d is below 100·n = %d: node loads differ by up to one entry in %d, "+
 			"more than 1%% (the paper takes M ≫ n)", g.m, 100*n, g.m/n))
 	}
-	if weighted(g.live) && (st.Op == OpStart || st.Op == OpAdd || st.Op == OpWeight) {
+	if weighted(g.live) && (st.Op == timeline.OpStart || st.Op == timeline.OpAdd || st.Op == timeline.OpWeight) {
 		notes = append(notes, "maglev has no weighted form in the paper: weights follow Envoy's weighted table population")
 	}
-	var empty []NodeID
+	var empty []timeline.NodeID
 	for _, m := range g.live {
 		if counts[m.ID] == 0 {
 			empty = append(empty, m.ID)
@@ -144,8 +145,8 @@ func (g *maglev) populate() []int {
 		g.table, g.cur = t.table, t
 		return t.counts
 	}
-	g.table = make([]NodeID, g.m)
-	fill(g.table, NoNode)
+	g.table = make([]timeline.NodeID, g.m)
+	fill(g.table, timeline.NoNode)
 	maxW := 0
 	for _, e := range es {
 		maxW = max(maxW, e.w)
@@ -188,7 +189,7 @@ func (g *maglev) populate() []int {
 // maglevTable is a filled table, its entries per NodeID, and its wheel
 // arcs once drawn.
 type maglevTable struct {
-	table  []NodeID
+	table  []timeline.NodeID
 	counts []int
 	arcs   []Arc
 	serial uint64 // names the table in maglevDiffs
@@ -261,17 +262,17 @@ func (g *maglev) entries() []maglevEntry {
 
 // prefs returns, for every entry, the R distinct nodes of the entries
 // from it onward, wrapping.
-func (g *maglev) prefs(R int) [][]NodeID {
+func (g *maglev) prefs(R int) [][]timeline.NodeID {
 	if len(g.pref) == R {
 		return g.pref
 	}
-	g.pref = make([][]NodeID, R)
+	g.pref = make([][]timeline.NodeID, R)
 	g.pref[0] = g.table
 	for r := 1; r < R; r++ {
-		g.pref[r] = make([]NodeID, g.m)
+		g.pref[r] = make([]timeline.NodeID, g.m)
 	}
 	want := min(R, len(g.live)) // stop when every live node is listed
-	list := make([]NodeID, 0, R)
+	list := make([]timeline.NodeID, 0, R)
 	for e := 0; R > 1 && e < g.m; e++ {
 		list = list[:0]
 		for s := 0; s < g.m && len(list) < want; s++ {
@@ -280,7 +281,7 @@ func (g *maglev) prefs(R int) [][]NodeID {
 			}
 		}
 		for r := 1; r < R; r++ {
-			g.pref[r][e] = NoNode
+			g.pref[r][e] = timeline.NoNode
 			if r < len(list) {
 				g.pref[r][e] = list[r]
 			}
@@ -313,7 +314,7 @@ func (g *maglev) keyGroups() entryGroups {
 	return g.groups
 }
 
-func (g *maglev) assign(lists [][]NodeID) {
+func (g *maglev) assign(lists [][]timeline.NodeID) {
 	pref := g.prefs(len(lists))
 	g.lastTab = g.cur
 	gr := g.keyGroups()
@@ -374,7 +375,7 @@ var touchSink atomic.Uint32
 // addGroup adds the keys of one table entry to d, all with the entry's
 // lists: one copy of the keys and one run per rank, rather than a call
 // per key.
-func addGroup(d *delta, keys []uint32, pref [][]NodeID, e int) {
+func addGroup(d *delta, keys []uint32, pref [][]timeline.NodeID, e int) {
 	d.keys = append(d.keys, keys...)
 	for r, l := range d.lists {
 		id := pref[r][e]
@@ -385,7 +386,7 @@ func addGroup(d *delta, keys []uint32, pref [][]NodeID, e int) {
 	}
 }
 
-func (g *maglev) probe(key string, R int) (uint64, []NodeID) {
+func (g *maglev) probe(key string, R int) (uint64, []timeline.NodeID) {
 	e := g.kc.Hash.Sum32([]byte(key)) % uint32(g.m)
 	return uint64(e), column(g.prefs(R), int(e))
 }
@@ -394,7 +395,7 @@ func (g *maglev) probe(key string, R int) (uint64, []NodeID) {
 // once per table: arcs are never modified, so steps share them.
 func (g *maglev) geometry() ([]Arc, []Point) {
 	if g.cur.arcs == nil {
-		g.cur.arcs = sampledArcs(WheelSamples, func(p uint32) NodeID { return g.table[p%uint32(g.m)] })
+		g.cur.arcs = sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return g.table[p%uint32(g.m)] })
 	}
 	return g.cur.arcs, nil
 }

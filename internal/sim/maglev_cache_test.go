@@ -4,14 +4,16 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // populateRef is the paper's population loop, written plainly: the
 // reference for populate and its cache.
-func populateRef(g *maglev) []NodeID {
+func populateRef(g *maglev) []timeline.NodeID {
 	es := g.entries()
-	table := make([]NodeID, g.m)
-	fill(table, NoNode)
+	table := make([]timeline.NodeID, g.m)
+	fill(table, timeline.NoNode)
 	maxW := 0
 	for _, e := range es {
 		maxW = max(maxW, e.w)

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "slices"
 
 // With one replica a maglev step's keys are those of the table entries
@@ -80,7 +81,7 @@ func (g *maglev) delta1(d *delta, gr entryGroups) {
 	}
 	if df.keys == nil {
 		for _, e := range df.entries {
-			addGroup(d, gr.keys[gr.start[e]:gr.start[e+1]], [][]NodeID{cur.table}, int(e))
+			addGroup(d, gr.keys[gr.start[e]:gr.start[e+1]], [][]timeline.NodeID{cur.table}, int(e))
 		}
 		return
 	}

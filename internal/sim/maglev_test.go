@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,13 +11,13 @@ import (
 
 // maglevFor builds a maglev placer of table size m over nodes of the
 // given weights, all live, named n0, n1, ….
-func maglevFor(t *testing.T, m int, weights ...int) (*maglev, *State) {
+func maglevFor(t *testing.T, m int, weights ...int) (*maglev, *timeline.State) {
 	t.Helper()
 	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1)}
-	st := &State{Op: OpStart, Replicas: 1}
+	st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 	for i, w := range weights {
 		e.nodes = append(e.nodes, "n"+strconv.Itoa(i))
-		st.Members = append(st.Members, Member{ID: NodeID(i), Weight: w})
+		st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: w})
 	}
 	g, err := newMaglev(RuleSpec{Kind: "maglev", M: m}, e)
 	if err != nil {
@@ -62,7 +63,7 @@ func TestMaglevSmallTable(t *testing.T) {
 	if !slices.Equal(g.table, want) {
 		t.Fatalf("table %v, pseudocode gives %v", g.table, want)
 	}
-	pinned := []NodeID{0, 2, 1, 1, 0, 2, 0} // regression: n0 n1 n2 at M = 7
+	pinned := []timeline.NodeID{0, 2, 1, 1, 0, 2, 0} // regression: n0 n1 n2 at M = 7
 	if !slices.Equal(g.table, pinned) {
 		t.Errorf("M=7 table %v, pinned %v", g.table, pinned)
 	}
@@ -70,7 +71,7 @@ func TestMaglevSmallTable(t *testing.T) {
 
 // reference fills a table by the paper's Pseudocode 1, literally: a full
 // permutation array per node, nodes in name order.
-func reference(g *maglev, m int) []NodeID {
+func reference(g *maglev, m int) []timeline.NodeID {
 	es := g.entries()
 	perm := make([][]int, len(es))
 	for i, e := range es {
@@ -80,12 +81,12 @@ func reference(g *maglev, m int) []NodeID {
 		}
 	}
 	next := make([]int, len(es))
-	entry := make([]NodeID, m)
-	fill(entry, NoNode)
+	entry := make([]timeline.NodeID, m)
+	fill(entry, timeline.NoNode)
 	for n := 0; ; {
 		for i := range es {
 			c := perm[i][next[i]]
-			for entry[c] != NoNode {
+			for entry[c] != timeline.NoNode {
 				next[i]++
 				c = perm[i][next[i]]
 			}
@@ -106,7 +107,7 @@ func TestMaglevFailureRebuilds(t *testing.T) {
 	st.Members[1].Failed = true
 	g.update(st)
 	without, _ := maglevFor(t, 13, 1, 1, 1, 1)
-	without.update(&State{Members: []Member{st.Members[0], st.Members[2], st.Members[3]}})
+	without.update(&timeline.State{Members: []timeline.Member{st.Members[0], st.Members[2], st.Members[3]}})
 	if !slices.Equal(g.table, without.table) || slices.Contains(g.table, 1) {
 		t.Errorf("failed: %v, rebuilt without: %v", g.table, without.table)
 	}
@@ -153,13 +154,13 @@ func TestMaglevReplicas(t *testing.T) {
 	g, _ := maglevFor(t, 13, 1, 1, 1)
 	pref := g.prefs(3)
 	for e := range 13 {
-		var want []NodeID
+		var want []timeline.NodeID
 		for s := 0; len(want) < 3; s++ {
 			if id := g.table[(e+s)%13]; !slices.Contains(want, id) {
 				want = append(want, id)
 			}
 		}
-		if got := []NodeID{pref[0][e], pref[1][e], pref[2][e]}; !slices.Equal(got, want) {
+		if got := []timeline.NodeID{pref[0][e], pref[1][e], pref[2][e]}; !slices.Equal(got, want) {
 			t.Errorf("entry %d: %v, want %v", e, got, want)
 		}
 	}

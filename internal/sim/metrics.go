@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "math"
 
 // ideal returns the fewest key moves that take the loads a (by NodeID)
@@ -7,7 +8,7 @@ import "math"
 // node i holds ⌊T_i⌋ or ⌈T_i⌉ keys, T_i = k·w_i/Σw. Keys on nodes that are
 // not live must all move; a live node above its share must shed the
 // excess; the k − Σ⌊T_i⌋ rounded-up shares go to over-full nodes first.
-func ideal(a []int, st *State, k int) int {
+func ideal(a []int, st *timeline.State, k int) int {
 	w := totalWeight(st)
 	live := make([]bool, len(a))
 	excess, eligible := 0, 0
@@ -35,7 +36,7 @@ func ideal(a []int, st *State, k int) int {
 }
 
 // totalWeight returns the summed weight of the live members of st.
-func totalWeight(st *State) int {
+func totalWeight(st *timeline.State) int {
 	w := 0
 	for _, m := range st.Members {
 		if !m.Failed {
@@ -70,7 +71,7 @@ func (res *Result) Balance(r, i int) Balance {
 // LoadShare returns node id's keys under rule r at step i over its fair
 // share, B_i / T_i: 1 is exactly its share. It is 0 when the node is not
 // live.
-func (res *Result) LoadShare(r, i int, id NodeID) float64 {
+func (res *Result) LoadShare(r, i int, id timeline.NodeID) float64 {
 	share := res.FairShare(id, i)
 	if share == 0 {
 		return 0
@@ -80,7 +81,7 @@ func (res *Result) LoadShare(r, i int, id NodeID) float64 {
 
 // FairShare returns T_i, node id's fair share of the keys at step i, or 0
 // when it is not live.
-func (res *Result) FairShare(id NodeID, i int) float64 {
+func (res *Result) FairShare(id timeline.NodeID, i int) float64 {
 	st := &res.Timeline.States[i]
 	m, ok := st.Member(id)
 	if !ok || m.Failed {
@@ -89,7 +90,7 @@ func (res *Result) FairShare(id NodeID, i int) float64 {
 	return float64(res.Keys.Len()) * float64(m.Weight) / float64(totalWeight(st))
 }
 
-func balance(loads []int, st *State, k int) Balance {
+func balance(loads []int, st *timeline.State, k int) Balance {
 	w := float64(totalWeight(st))
 	var xs []float64
 	var b Balance
@@ -139,7 +140,7 @@ func (res *Result) RequestBalance(r, i int) (Balance, bool) {
 
 // RequestShare returns node id's fair share of the requests at step i,
 // Requests·w_i/Σw, or 0 when it is not live.
-func (res *Result) RequestShare(id NodeID, i int) float64 {
+func (res *Result) RequestShare(id timeline.NodeID, i int) float64 {
 	if res.Keys.Len() == 0 {
 		return 0
 	}

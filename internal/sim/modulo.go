@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "math/bits"
 
@@ -11,7 +12,7 @@ import "math/bits"
 // are ignored, with a note.
 type modulo struct {
 	env  *env
-	live []Member
+	live []timeline.Member
 	kc   *keys.KeyCache
 }
 
@@ -23,7 +24,7 @@ func newModulo(spec RuleSpec, e *env) (*modulo, error) {
 	return &modulo{env: e, kc: keys.NewKeyCache(e.keys, h)}, nil
 }
 
-func (m *modulo) update(st *State) []string {
+func (m *modulo) update(st *timeline.State) []string {
 	m.live = liveList(st)
 	if weighted(m.live) {
 		return []string{"modulo has no weighted form: weights ignored"}
@@ -31,15 +32,15 @@ func (m *modulo) update(st *State) []string {
 	return nil
 }
 
-func (m *modulo) assign(lists [][]NodeID) {
+func (m *modulo) assign(lists [][]timeline.NodeID) {
 	n := uint32(len(m.live))
-	ids := make([]NodeID, n)
+	ids := make([]timeline.NodeID, n)
 	for i, mem := range m.live {
 		ids[i] = mem.ID
 	}
 	for r, list := range lists {
 		if uint32(r) >= n {
-			fill(list, NoNode)
+			fill(list, timeline.NoNode)
 			continue
 		}
 		assignRank(list, m.kc.Pos32(), ids, uint32(r))
@@ -49,7 +50,7 @@ func (m *modulo) assign(lists [][]NodeID) {
 // assignRank writes the r-th choice of every key, ids[(p + r) mod n] for
 // its position p, into list. The primary choice, the common case, has a
 // loop of its own without the offset.
-func assignRank(list []NodeID, pos []uint32, ids []NodeID, r uint32) {
+func assignRank(list []timeline.NodeID, pos []uint32, ids []timeline.NodeID, r uint32) {
 	n := uint32(len(ids))
 	mod := newFastMod(n)
 	list = list[:len(pos)]
@@ -68,10 +69,10 @@ func assignRank(list []NodeID, pos []uint32, ids []NodeID, r uint32) {
 	}
 }
 
-func (m *modulo) probe(key string, r int) (uint64, []NodeID) {
+func (m *modulo) probe(key string, r int) (uint64, []timeline.NodeID) {
 	n := uint32(len(m.live))
 	b := m.kc.Hash.Sum32([]byte(key)) % n
-	owners := make([]NodeID, 0, r)
+	owners := make([]timeline.NodeID, 0, r)
 	for j := 0; j < r && j < int(n); j++ {
 		owners = append(owners, m.live[(b+uint32(j))%n].ID)
 	}
@@ -80,7 +81,7 @@ func (m *modulo) probe(key string, r int) (uint64, []NodeID) {
 
 func (m *modulo) geometry() ([]Arc, []Point) {
 	n := uint32(len(m.live))
-	return sampledArcs(WheelSamples, func(p uint32) NodeID { return m.live[p%n].ID }), nil
+	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return m.live[p%n].ID }), nil
 }
 
 func (m *modulo) Order() []uint32 {
@@ -88,7 +89,7 @@ func (m *modulo) Order() []uint32 {
 	return rank
 }
 
-func fill(s []NodeID, v NodeID) {
+func fill(s []timeline.NodeID, v timeline.NodeID) {
 	for i := range s {
 		s[i] = v
 	}

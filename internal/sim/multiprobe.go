@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"slices"
 )
@@ -60,7 +61,7 @@ func newMultiprobe(spec RuleSpec, e *env) (*multiprobe, error) {
 	return &multiprobe{r: r, k: k}, nil
 }
 
-func (p *multiprobe) update(st *State) []string {
+func (p *multiprobe) update(st *timeline.State) []string {
 	notes := p.r.build(st, p.r.vnodes)
 	P := len(p.r.pts)
 	p.points = make([]uint32, P)
@@ -79,7 +80,7 @@ func (p *multiprobe) update(st *State) []string {
 		}
 	}
 	p.buildIndex()
-	if st.Op == OpVNodes {
+	if st.Op == timeline.OpVNodes {
 		notes = append(notes, "multiprobe: vnodes steps do not apply (one point per unit of weight)")
 	}
 	return notes
@@ -139,7 +140,7 @@ func (p *multiprobe) bestDist(h uint32) (int, uint32) {
 	return bestJ, uint32(bestD)
 }
 
-func (p *multiprobe) assign(lists [][]NodeID) {
+func (p *multiprobe) assign(lists [][]timeline.NodeID) {
 	pref := p.r.prefs(len(lists))
 	pos := p.r.kc.Pos32()
 	owner, dist := p.last.perKey(len(pos))
@@ -153,7 +154,7 @@ func (p *multiprobe) assign(lists [][]NodeID) {
 	p.last.set(p.r, pref)
 }
 
-func (p *multiprobe) probe(key string, R int) (uint64, []NodeID) {
+func (p *multiprobe) probe(key string, R int) (uint64, []timeline.NodeID) {
 	h := p.r.kc.Hash.Sum32([]byte(key))
 	return uint64(h), p.r.walk(p.best(h), R, nil)
 }
@@ -161,7 +162,7 @@ func (p *multiprobe) probe(key string, R int) (uint64, []NodeID) {
 // geometry samples the owner of a key whose hash is the wheel position,
 // with the nodes' points.
 func (p *multiprobe) geometry() ([]Arc, []Point) {
-	arcs := sampledArcs(WheelSamples, func(h uint32) NodeID { return p.r.walk(p.best(h), 1, nil)[0] })
+	arcs := sampledArcs(WheelSamples, func(h uint32) timeline.NodeID { return p.r.walk(p.best(h), 1, nil)[0] })
 	return arcs, slices.Clone(p.r.pts)
 }
 

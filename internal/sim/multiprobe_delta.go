@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 
 // Incremental multi-probe steps. A key's list depends only on its winning
@@ -20,12 +21,12 @@ import "github.com/ringreport/ringreport/internal/keys"
 // multiprobePlaced is what the last assign or delta placed: every key's
 // owner and winning distance, and the live points and lists it saw.
 type multiprobePlaced struct {
-	owner []NodeID // by canonical key: the node of the winning live point
-	dist  []uint32 // by canonical key: the winning probe's distance
+	owner []timeline.NodeID // by canonical key: the node of the winning live point
+	dist  []uint32          // by canonical key: the winning probe's distance
 	pts   []Point
 	idx   []uint32
 	live  []bool
-	pref  [][]NodeID
+	pref  [][]timeline.NodeID
 }
 
 // multiprobeFewArrivals is the most arriving points delta checks every
@@ -33,16 +34,16 @@ type multiprobePlaced struct {
 const multiprobeFewArrivals = 3
 
 // perKey returns the per-key arrays, allocated once.
-func (m *multiprobePlaced) perKey(k int) ([]NodeID, []uint32) {
+func (m *multiprobePlaced) perKey(k int) ([]timeline.NodeID, []uint32) {
 	if len(m.owner) != k {
-		m.owner, m.dist = make([]NodeID, k), make([]uint32, k)
+		m.owner, m.dist = make([]timeline.NodeID, k), make([]uint32, k)
 	}
 	return m.owner, m.dist
 }
 
 // set records the ring's current points and lists. Point slices and
 // list tables are never modified once built, so they are shared.
-func (m *multiprobePlaced) set(r *ring, pref [][]NodeID) {
+func (m *multiprobePlaced) set(r *ring, pref [][]timeline.NodeID) {
 	m.pts, m.idx, m.live, m.pref = r.pts, r.idx, r.live, pref
 }
 
@@ -57,7 +58,7 @@ type multiprobeChange struct {
 // changes merges the last placement's live points with the current ones
 // (both in the ring's order) and reports what changed. ok is false when
 // either side has no live point.
-func (p *multiprobe) changes(pref [][]NodeID) (c multiprobeChange, ok bool) {
+func (p *multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok bool) {
 	a, b := &p.last, p.r
 	c.stale = make([]bool, len(b.env.nodes))
 	liveA, liveB := 0, 0

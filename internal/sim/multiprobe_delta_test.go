@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -25,9 +26,9 @@ func churnyScenario(seed int64, spec RuleSpec) *Scenario {
 	var members []string
 	failed := map[string]bool{}
 	next := 0
-	newNode := func() NodeSpec {
+	newNode := func() timeline.NodeSpec {
 		next++
-		return NodeSpec{Name: fmt.Sprintf("n%d", next), Weight: 1 + r.IntN(3)*r.IntN(2)}
+		return timeline.NodeSpec{Name: fmt.Sprintf("n%d", next), Weight: 1 + r.IntN(3)*r.IntN(2)}
 	}
 	for range 1 + r.IntN(8) {
 		n := newNode()
@@ -47,13 +48,13 @@ func churnyScenario(seed int64, spec RuleSpec) *Scenario {
 		live, down := pick(false), pick(true)
 		switch k := r.IntN(9); {
 		case k <= 1 || len(live) < 2:
-			var ns []NodeSpec
+			var ns []timeline.NodeSpec
 			for range 1 + r.IntN(2) {
 				n := newNode()
 				members = append(members, n.Name)
 				ns = append(ns, n)
 			}
-			s.Steps = append(s.Steps, Step{Op: OpAdd, Nodes: ns})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpAdd, Nodes: ns})
 		case k == 2:
 			v := live[r.IntN(len(live))]
 			members = slices.DeleteFunc(members, func(m string) bool { return m == v })
@@ -69,11 +70,11 @@ func churnyScenario(seed int64, spec RuleSpec) *Scenario {
 			s.Steps = append(s.Steps, recover_(down...))
 		case k == 5:
 			v := members[r.IntN(len(members))]
-			s.Steps = append(s.Steps, Step{Op: OpWeight, Nodes: []NodeSpec{{Name: v, Weight: 1 + r.IntN(4)}}})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: v, Weight: 1 + r.IntN(4)}}})
 		case k == 6:
-			s.Steps = append(s.Steps, Step{Op: OpReplicas, Value: 1 + r.IntN(3)})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpReplicas, Value: 1 + r.IntN(3)})
 		case k == 7:
-			s.Steps = append(s.Steps, Step{Op: OpVNodes, Value: 1 + r.IntN(12)})
+			s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpVNodes, Value: 1 + r.IntN(12)})
 		default:
 			v := live[r.IntN(len(live))]
 			failed[v] = true
@@ -93,7 +94,7 @@ func churnyScenario(seed int64, spec RuleSpec) *Scenario {
 // assigned from scratch. It returns how many steps came from a delta.
 func checkDeltaMatchesScratch(t *testing.T, s *Scenario) int {
 	t.Helper()
-	tl, errs := NewTimeline(s)
+	tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 	if len(errs) > 0 {
 		t.Fatal(errs[0])
 	}
@@ -104,7 +105,7 @@ func checkDeltaMatchesScratch(t *testing.T, s *Scenario) int {
 		t.Fatal(err)
 	}
 	dp := p.(deltaPlacer)
-	var cur [][]NodeID
+	var cur [][]timeline.NodeID
 	var d delta
 	deltas := 0
 	for i := range tl.States {
@@ -138,7 +139,7 @@ func checkDeltaMatchesScratch(t *testing.T, s *Scenario) int {
 	return deltas
 }
 
-func firstDiff(a, b []NodeID) int {
+func firstDiff(a, b []timeline.NodeID) int {
 	for k := range a {
 		if a[k] != b[k] {
 			return k

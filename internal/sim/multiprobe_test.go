@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ import (
 // points.
 func TestMultiprobeBrute(t *testing.T) {
 	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 3000}, Nodes: names("a", "b", "c", "d", "e", "f"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []Step{fail("b")}}
+		Replicas: 1, Rules: []RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []timeline.Step{fail("b")}}
 	res := mustReplay(t, s)
 	e := res.env()
 	p, _ := newMultiprobe(RuleSpec{Kind: "multiprobe", Probes: 5}, e)
@@ -18,7 +19,7 @@ func TestMultiprobeBrute(t *testing.T) {
 	owners := ownersAt(res, 0, 1)
 	for i, h := range res.Keys.Pos {
 		d := keys.Fmix32(h+0x9e3779b9) | 1
-		best, bestD := NoNode, uint64(1<<33)
+		best, bestD := timeline.NoNode, uint64(1<<33)
 		for j := range uint32(5) {
 			x := h + j*d
 			for _, pt := range p.r.pts {
@@ -54,8 +55,8 @@ func TestMultiprobeBalance(t *testing.T) {
 // w/Σw of the keys.
 func TestMultiprobeWeights(t *testing.T) {
 	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 100000}, Replicas: 1,
-		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "multiprobe"}},
-		Steps: []Step{{Op: OpVNodes, Value: 10}}}
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "multiprobe"}},
+		Steps: []timeline.Step{{Op: timeline.OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)
 	if got := float64(res.Rules[0].Steps[0].Loads[1]) / 100000; got < 0.70 || got > 0.80 {
 		t.Errorf("weight-3 node share %.3f, want 0.75 ± 0.05", got)

@@ -3,6 +3,8 @@ package sim
 import (
 	"cmp"
 	"slices"
+
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // Notable returns the members of step i that a shortened list of a large
@@ -13,7 +15,7 @@ import (
 // members, taken in that order of priority, so that the nodes a step
 // acts on are never crowded out. The wheel legends and the report's load
 // tables show these when a cluster has too many members to list.
-func (res *Result) Notable(i int, rules []int, extremes, limit int) []Member {
+func (res *Result) Notable(i int, rules []int, extremes, limit int) []timeline.Member {
 	st := &res.Timeline.States[i]
 	keep := make([]bool, len(st.Members))
 	kept := 0
@@ -45,7 +47,7 @@ func (res *Result) Notable(i int, rules []int, extremes, limit int) []Member {
 			mark(byLoad[len(byLoad)-1-e])
 		}
 	}
-	out := make([]Member, 0, kept)
+	out := make([]timeline.Member, 0, kept)
 	for j, m := range st.Members {
 		if keep[j] {
 			out = append(out, m)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
 )
@@ -17,7 +18,7 @@ func TestNotable(t *testing.T) {
 	}
 	s := &Scenario{Name: "n", Title: "N", Seed: 3, Keys: keys.KeySpec{Count: 6000}, Nodes: nodes, Replicas: 1,
 		Rules: []RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "rendezvous"}},
-		Steps: []Step{fail("node-4", "node-9"), add("x", "y")}}
+		Steps: []timeline.Step{fail("node-4", "node-9"), add("x", "y")}}
 	res := mustReplay(t, s)
 	for i, st := range res.Timeline.States {
 		for _, limit := range []int{1, 3, 6, 40} {
@@ -45,7 +46,7 @@ func TestNotable(t *testing.T) {
 
 // bruteNotable ranks every live member against every other for each rule
 // and fills the limit in priority order.
-func bruteNotable(res *Result, i int, rules []int, extremes, limit int) []Member {
+func bruteNotable(res *Result, i int, rules []int, extremes, limit int) []timeline.Member {
 	st := &res.Timeline.States[i]
 	var order []int // member indices by priority, repeats allowed
 	for j, m := range st.Members {
@@ -59,7 +60,9 @@ func bruteNotable(res *Result, i int, rules []int, extremes, limit int) []Member
 		}
 	}
 	for _, r := range rules {
-		rel := func(m Member) float64 { return float64(res.Rules[r].Steps[i].Loads[m.ID]) / res.FairShare(m.ID, i) }
+		rel := func(m timeline.Member) float64 {
+			return float64(res.Rules[r].Steps[i].Loads[m.ID]) / res.FairShare(m.ID, i)
+		}
 		rank := map[int][2]int{} // member index → (place from the top, place from the bottom)
 		for j, m := range st.Members {
 			if m.Failed {
@@ -95,7 +98,7 @@ func bruteNotable(res *Result, i int, rules []int, extremes, limit int) []Member
 			keep[j] = true
 		}
 	}
-	var out []Member
+	var out []timeline.Member
 	for j, m := range st.Members {
 		if keep[j] {
 			out = append(out, m)

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "fmt"
 
@@ -10,13 +11,13 @@ type placer interface {
 	// update brings the rule to the membership of st. It returns notes for
 	// the report: what the rule could not do natively, or configurations
 	// known to misbehave.
-	update(st *State) []string
+	update(st *timeline.State) []string
 	// assign writes every key's preference list: lists[r][i] is the r-th
 	// choice for canonical key i, NoNode where fewer live nodes exist.
-	assign(lists [][]NodeID)
+	assign(lists [][]timeline.NodeID)
 	// probe returns a key's position under the rule and its preference
 	// list of length r.
-	probe(key string, r int) (pos uint64, owners []NodeID)
+	probe(key string, r int) (pos uint64, owners []timeline.NodeID)
 	// geometry returns the owner of every part of the 32-bit circle as
 	// arcs, and for point-based rules the points themselves.
 	geometry() ([]Arc, []Point)
@@ -47,7 +48,7 @@ func checked[P placer](p P, err error) (placer, error) {
 type env struct {
 	keys   *keys.KeySet
 	nodes  []string
-	labels []Labels // by NodeID
+	labels []timeline.Labels // by NodeID
 }
 
 // Arc is a run of the circle [Start, next arc's Start) owned by one node.
@@ -55,18 +56,18 @@ type env struct {
 // runs to the top of the circle.
 type Arc struct {
 	Start uint32
-	Node  NodeID
+	Node  timeline.NodeID
 }
 
 // Point is one virtual-node point of a point-based rule.
 type Point struct {
 	Pos  uint32
-	Node NodeID
+	Node timeline.NodeID
 }
 
 // liveList returns the live members of st in join order.
-func liveList(st *State) []Member {
-	out := make([]Member, 0, len(st.Members))
+func liveList(st *timeline.State) []timeline.Member {
+	out := make([]timeline.Member, 0, len(st.Members))
 	for _, m := range st.Members {
 		if !m.Failed {
 			out = append(out, m)
@@ -85,7 +86,7 @@ func mergeArcs(arcs []Arc, a Arc) []Arc {
 
 // sampledArcs draws a non-ring rule's ownership wheel: the owner of n
 // evenly spaced positions, merged into arcs.
-func sampledArcs(n int, owner func(pos uint32) NodeID) []Arc {
+func sampledArcs(n int, owner func(pos uint32) timeline.NodeID) []Arc {
 	var arcs []Arc
 	for i := range n {
 		p := uint32(uint64(i) << 32 / uint64(n))
@@ -100,10 +101,10 @@ const WheelSamples = 1440
 
 // column returns the preference list held at index idx of per-position
 // lists (pref[r][idx] is the r-th choice), without the empty slots.
-func column(pref [][]NodeID, idx int) []NodeID {
-	var owners []NodeID
+func column(pref [][]timeline.NodeID, idx int) []timeline.NodeID {
+	var owners []timeline.NodeID
 	for _, p := range pref {
-		if p[idx] != NoNode {
+		if p[idx] != timeline.NoNode {
 			owners = append(owners, p[idx])
 		}
 	}

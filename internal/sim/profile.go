@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"maps"
 	"strings"
 
@@ -49,7 +50,7 @@ type Profile struct {
 	// count (OpPartitions or OpShards), and Resized returns the spec after
 	// it, from the spec before, or an error saying what the product
 	// allows. The key positions (Rule.Hash) must not depend on it.
-	Resize  Op
+	Resize  timeline.Op
 	Resized func(spec RuleSpec, to int) (RuleSpec, error)
 }
 
@@ -71,7 +72,7 @@ func Opt(p Param) Param {
 // CheckResizes checks, in step order, every resize step of the profile's
 // kind (OpPartitions, OpShards) against a spec: nil, or the first step the
 // product would refuse, by its number, with the product's reason.
-func (k *Kind) CheckResizes(spec RuleSpec, steps []Step) (step int, err error) {
+func (k *Kind) CheckResizes(spec RuleSpec, steps []timeline.Step) (step int, err error) {
 	p := k.profile
 	if p == nil || p.Resized == nil {
 		return 0, nil
@@ -90,9 +91,9 @@ func (k *Kind) CheckResizes(spec RuleSpec, steps []Step) (step int, err error) {
 
 // Resizes reports the step a kind's resize follows (OpPartitions,
 // OpShards), or OpStart when it has none.
-func (k *Kind) Resizes() Op {
+func (k *Kind) Resizes() timeline.Op {
 	if k.profile == nil || k.profile.Resized == nil {
-		return OpStart
+		return timeline.OpStart
 	}
 	return k.profile.Resize
 }
@@ -139,18 +140,18 @@ type profilePlacer struct {
 	pos     []uint32 // hash scaled to the circle
 	rank    []uint32 // canonical index → rank by pos, nil when canonical
 	servers []profile.Server
-	ids     []NodeID // server index → node
+	ids     []timeline.NodeID // server index → node
 	pl      profile.Placement
 	// held is every key's primary at the last step, where a key with no
 	// live replica stays (see assign); stranded counts such keys.
-	held      []NodeID
+	held      []timeline.NodeID
 	nStranded int
 	// spec is the rule's spec as it runs now (after resize steps), size
 	// the unit count a resize step last set (0: the spec's own).
 	spec RuleSpec
 	size int
 	// lists is every key's preference list at the current step.
-	lists [][]NodeID
+	lists [][]timeline.NodeID
 	// units is every key's unit at the last step, and moved how many
 	// changed unit at this one (Profile.Unit).
 	units []int32
@@ -171,7 +172,7 @@ func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
 
 // update gives the product the members in join order, failed ones marked
 // Down, and builds its placement from the previous one.
-func (pp *profilePlacer) update(st *State) []string {
+func (pp *profilePlacer) update(st *timeline.State) []string {
 	var notes []string
 	if n := pp.resize(st); n != "" {
 		notes = append(notes, n)
@@ -202,9 +203,9 @@ func (pp *profilePlacer) update(st *State) []string {
 // rule for the new count, built next from the current placement, as the
 // product grows a topic's partitions or splits an index. It returns a
 // note when the product refuses (the parser checks this beforehand).
-func (pp *profilePlacer) resize(st *State) string {
+func (pp *profilePlacer) resize(st *timeline.State) string {
 	to := st.Partitions
-	if pp.p.Resize == OpShards {
+	if pp.p.Resize == timeline.OpShards {
 		to = st.Shards
 	}
 	if pp.p.Resized == nil || to == 0 || to == pp.size {
@@ -254,13 +255,13 @@ func (pp *profilePlacer) repartitioned() int { return pp.moved }
 // assign hands out: the product is asked once per key and step.
 func (pp *profilePlacer) hold(r int) int {
 	if pp.held == nil {
-		pp.held = make([]NodeID, len(pp.hash))
+		pp.held = make([]timeline.NodeID, len(pp.hash))
 		for i := range pp.held {
-			pp.held[i] = NoNode
+			pp.held[i] = timeline.NoNode
 		}
 	}
 	for len(pp.lists) < r {
-		pp.lists = append(pp.lists, make([]NodeID, len(pp.hash)))
+		pp.lists = append(pp.lists, make([]timeline.NodeID, len(pp.hash)))
 	}
 	pp.lists = pp.lists[:r]
 	n := 0
@@ -268,7 +269,7 @@ func (pp *profilePlacer) hold(r int) int {
 	for i, h := range pp.hash {
 		buf = pp.pl.Owners(h, r, buf[:0])
 		for j := range pp.lists {
-			id := NoNode
+			id := timeline.NoNode
 			if j < len(buf) {
 				id = pp.ids[buf[j]]
 			}
@@ -286,7 +287,7 @@ func (pp *profilePlacer) hold(r int) int {
 
 // checkStart builds the starting cluster once, to refuse what the product
 // refuses.
-func (pp *profilePlacer) checkStart(st *State) error {
+func (pp *profilePlacer) checkStart(st *timeline.State) error {
 	pp.update(st)
 	if pp.pl == nil {
 		_, err := pp.rule.Build(pp.servers, nil)
@@ -304,15 +305,15 @@ func (pp *profilePlacer) checkStart(st *State) error {
 // server for (a Kafka partition whose replicas are all down, a Cassandra
 // range whose replicas are) stays on the node that held it at the last
 // step: its data has not moved, it is only unavailable, as update notes.
-func (pp *profilePlacer) assign(lists [][]NodeID) {
+func (pp *profilePlacer) assign(lists [][]timeline.NodeID) {
 	for r, l := range lists {
 		copy(l, pp.lists[r])
 	}
 }
 
-func (pp *profilePlacer) probe(key string, r int) (uint64, []NodeID) {
+func (pp *profilePlacer) probe(key string, r int) (uint64, []timeline.NodeID) {
 	h := pp.rule.Hash([]byte(key))
-	var out []NodeID
+	var out []timeline.NodeID
 	for _, o := range pp.pl.Owners(h, r, nil) {
 		out = append(out, pp.ids[o])
 	}
@@ -323,10 +324,10 @@ func (pp *profilePlacer) probe(key string, r int) (uint64, []NodeID) {
 // points scaled to it.
 func (pp *profilePlacer) geometry() ([]Arc, []Point) {
 	var buf []int
-	arcs := sampledArcs(WheelSamples, func(p uint32) NodeID {
+	arcs := sampledArcs(WheelSamples, func(p uint32) timeline.NodeID {
 		buf = pp.pl.Owners(unscale(p, pp.p.Bits), 1, buf[:0])
 		if len(buf) == 0 {
-			return NoNode
+			return timeline.NoNode
 		}
 		return pp.ids[buf[0]]
 	})

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strconv"
 	"testing"
@@ -23,17 +24,17 @@ func TestProfilesThroughTheReplay(t *testing.T) {
 		}
 		t.Run(k.Name, func(t *testing.T) {
 			s := &Scenario{Name: "p", Title: "p", Seed: 5, Keys: keys.KeySpec{List: append(sequentialKeys(600), "", "{user1}.x", "日本語", "🎉")},
-				Nodes: []NodeSpec{{Name: "10.0.0.1:11211", Weight: 2}, {Name: "10.0.0.2:11211", Weight: 1}, {Name: "10.0.0.3:11212", Weight: 3}, {Name: "10.0.0.4:11211", Weight: 1}},
+				Nodes: []timeline.NodeSpec{{Name: "10.0.0.1:11211", Weight: 2}, {Name: "10.0.0.2:11211", Weight: 1}, {Name: "10.0.0.3:11212", Weight: 3}, {Name: "10.0.0.4:11211", Weight: 1}},
 				Rules: []RuleSpec{{Kind: k.Name, Label: k.Name, Opts: required(k)}}, Replicas: 2,
-				Steps: []Step{add("10.0.0.5:11211"), fail("10.0.0.2:11211"), recover_("10.0.0.2:11211"),
-					{Op: OpWeight, Nodes: []NodeSpec{{Name: "10.0.0.3:11212", Weight: 1}}}, remove("10.0.0.1:11211")}}
+				Steps: []timeline.Step{add("10.0.0.5:11211"), fail("10.0.0.2:11211"), recover_("10.0.0.2:11211"),
+					{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "10.0.0.3:11212", Weight: 1}}}, remove("10.0.0.1:11211")}}
 			res := mustReplay(t, s)
 			rule, err := k.profile.New(withDefaults(k.Params, s.Rules[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var prev profile.Placement
-			held := make([]NodeID, res.Keys.Len())
+			held := make([]timeline.NodeID, res.Keys.Len())
 			for i := range res.Timeline.States {
 				st := &res.Timeline.States[i]
 				var servers []profile.Server
@@ -61,8 +62,8 @@ func TestProfilesThroughTheReplay(t *testing.T) {
 					held[key] = got[0][key]
 					var have []int
 					for r := range got {
-						if got[r][key] != NoNode {
-							have = append(have, slices.IndexFunc(st.Members, func(m Member) bool { return m.ID == got[r][key] }))
+						if got[r][key] != timeline.NoNode {
+							have = append(have, slices.IndexFunc(st.Members, func(m timeline.Member) bool { return m.ID == got[r][key] }))
 						}
 					}
 					if !slices.Equal(have, want) && bad < 3 {

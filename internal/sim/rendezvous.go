@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strings"
 )
@@ -30,20 +31,20 @@ import (
 type rendezvous struct {
 	env      *env
 	kc       *keys.KeyCache
-	seed     []uint64 // nameHash64 by NodeID
-	nameRank []uint32 // NodeID → rank of its name
-	byRank   []NodeID // rank of a name → NodeID
-	liveSeed []uint64 // seed of each live member, in live order
-	liveTag  []uint64 // maxTagged−1−nameRank of each, when nodes ≤ maxTagged
-	live     []Member // from update
+	seed     []uint64          // nameHash64 by NodeID
+	nameRank []uint32          // NodeID → rank of its name
+	byRank   []timeline.NodeID // rank of a name → NodeID
+	liveSeed []uint64          // seed of each live member, in live order
+	liveTag  []uint64          // maxTagged−1−nameRank of each, when nodes ≤ maxTagged
+	live     []timeline.Member // from update
 
 	// The ranking as of the last assign.
 	R        int
 	weight   []int // by NodeID, 0 when not live
 	weighted bool
-	ids      []NodeID  // key i's list at [i·R, (i+1)·R)
-	sc       []float64 // scores beside ids, or nil with one unweighted owner
-	hi       []uint32  // with one unweighted owner: x>>32 of each key's owner
+	ids      []timeline.NodeID // key i's list at [i·R, (i+1)·R)
+	sc       []float64         // scores beside ids, or nil with one unweighted owner
+	hi       []uint32          // with one unweighted owner: x>>32 of each key's owner
 	undo     rendezvousUndo
 }
 
@@ -55,12 +56,12 @@ func newRendezvous(spec RuleSpec, e *env) (*rendezvous, error) {
 	z := &rendezvous{env: e, kc: keys.NewKeyCache(e.keys, h)}
 	z.seed = make([]uint64, len(e.nodes))
 	z.nameRank = make([]uint32, len(e.nodes))
-	byName := make([]NodeID, len(e.nodes))
+	byName := make([]timeline.NodeID, len(e.nodes))
 	for id, name := range e.nodes {
 		z.seed[id] = keys.NameHash64(name)
-		byName[id] = NodeID(id)
+		byName[id] = timeline.NodeID(id)
 	}
-	slices.SortFunc(byName, func(a, b NodeID) int { return strings.Compare(e.nodes[a], e.nodes[b]) })
+	slices.SortFunc(byName, func(a, b timeline.NodeID) int { return strings.Compare(e.nodes[a], e.nodes[b]) })
 	for r, id := range byName {
 		z.nameRank[id] = uint32(r)
 	}
@@ -68,7 +69,7 @@ func newRendezvous(spec RuleSpec, e *env) (*rendezvous, error) {
 	return z, nil
 }
 
-func (z *rendezvous) update(st *State) []string {
+func (z *rendezvous) update(st *timeline.State) []string {
 	z.live = liveList(st)
 	z.liveSeed, z.liveTag = z.liveSeed[:0], z.liveTag[:0]
 	if len(z.env.nodes) <= maxTagged {
@@ -85,7 +86,7 @@ func (z *rendezvous) update(st *State) []string {
 const maxTagged = 1 << 12
 
 // score is the rank of node id for a key with hash k; higher wins.
-func (z *rendezvous) score(k uint64, id NodeID, w int, weighted bool) float64 {
+func (z *rendezvous) score(k uint64, id timeline.NodeID, w int, weighted bool) float64 {
 	x := keys.Mix64(k^z.seed[id]) >> 12
 	if !weighted {
 		return float64(x)
@@ -96,9 +97,9 @@ func (z *rendezvous) score(k uint64, id NodeID, w int, weighted bool) float64 {
 
 // insert puts (id, s) into a best-first list if it belongs there and
 // reports whether it did.
-func (z *rendezvous) insert(ids []NodeID, sc []float64, id NodeID, s float64) bool {
+func (z *rendezvous) insert(ids []timeline.NodeID, sc []float64, id timeline.NodeID, s float64) bool {
 	p := len(ids)
-	for p > 0 && (ids[p-1] == NoNode || s > sc[p-1] || s == sc[p-1] && z.nameRank[id] < z.nameRank[ids[p-1]]) {
+	for p > 0 && (ids[p-1] == timeline.NoNode || s > sc[p-1] || s == sc[p-1] && z.nameRank[id] < z.nameRank[ids[p-1]]) {
 		p--
 	}
 	if p == len(ids) {
@@ -113,7 +114,7 @@ func (z *rendezvous) insert(ids []NodeID, sc []float64, id NodeID, s float64) bo
 // offer inserts member m into key k's list if it belongs there, and
 // reports whether it did; most keys are turned away after one score and
 // one comparison.
-func (z *rendezvous) offer(k uint64, ids []NodeID, sc []float64, m Member) bool {
+func (z *rendezvous) offer(k uint64, ids []timeline.NodeID, sc []float64, m timeline.Member) bool {
 	var s float64
 	if z.weighted {
 		s = z.score(k, m.ID, m.Weight, true)
@@ -121,20 +122,20 @@ func (z *rendezvous) offer(k uint64, ids []NodeID, sc []float64, m Member) bool 
 		s = float64(keys.Mix64(k^z.seed[m.ID]) >> 12)
 	}
 	last := len(ids) - 1
-	if ids[last] != NoNode && s < sc[last] {
+	if ids[last] != timeline.NoNode && s < sc[last] {
 		return false
 	}
 	return z.insert(ids, sc, m.ID, s)
 }
 
 // rank fills one key's list from every live node.
-func (z *rendezvous) rank(k uint64, ids []NodeID, sc []float64, weighted bool) {
+func (z *rendezvous) rank(k uint64, ids []timeline.NodeID, sc []float64, weighted bool) {
 	if len(ids) == 1 && !weighted {
 		id, s := z.best(k)
 		ids[0], sc[0] = id, float64(s)
 		return
 	}
-	fill(ids, NoNode)
+	fill(ids, timeline.NoNode)
 	for _, m := range z.live {
 		z.insert(ids, sc, m.ID, z.score(k, m.ID, m.Weight, weighted))
 	}
@@ -142,7 +143,7 @@ func (z *rendezvous) rank(k uint64, ids []NodeID, sc []float64, weighted bool) {
 
 // best is rank's unweighted single-owner case: the live node of highest
 // score x>>12, ties to the name that sorts first, and that score.
-func (z *rendezvous) best(k uint64) (NodeID, uint64) {
+func (z *rendezvous) best(k uint64) (timeline.NodeID, uint64) {
 	if len(z.liveTag) > 0 {
 		// ⌊x/2¹²⌋ in the high 52 bits, the complement of the name rank in
 		// the low 12: the largest packed value is the highest score, ties
@@ -154,17 +155,17 @@ func (z *rendezvous) best(k uint64) (NodeID, uint64) {
 		}
 		return z.byRank[maxTagged-1-top&(maxTagged-1)], top >> 12
 	}
-	id, s := NoNode, uint64(0)
+	id, s := timeline.NoNode, uint64(0)
 	for _, m := range z.live {
 		x := keys.Mix64(k^z.seed[m.ID]) >> 12
-		if id == NoNode || x > s || x == s && z.nameRank[m.ID] < z.nameRank[id] {
+		if id == timeline.NoNode || x > s || x == s && z.nameRank[m.ID] < z.nameRank[id] {
 			id, s = m.ID, x
 		}
 	}
 	return id, s
 }
 
-func (z *rendezvous) assign(lists [][]NodeID) {
+func (z *rendezvous) assign(lists [][]timeline.NodeID) {
 	R := len(lists)
 	weight, isW := z.weights()
 	if z.ids == nil || R != z.R || isW != z.weighted || isW && reweighted(z.weight, weight) {
@@ -209,7 +210,7 @@ func (z *rendezvous) weights() ([]int, bool) {
 
 // weighted reports whether the members' weights differ (used by every
 // rule whose weighted form departs from its unweighted one).
-func weighted(ms []Member) bool {
+func weighted(ms []timeline.Member) bool {
 	for _, mem := range ms {
 		if mem.Weight != ms[0].Weight {
 			return true
@@ -236,7 +237,7 @@ func (z *rendezvous) rankAll() {
 	z.hi = nil
 	R, keys := z.R, z.kc.Keys64()
 	K := z.env.keys.Len()
-	z.ids = make([]NodeID, K*R)
+	z.ids = make([]timeline.NodeID, K*R)
 	z.sc = make([]float64, K*R)
 	for i := range K {
 		z.rank(keys.At(i), z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R], z.weighted)
@@ -248,13 +249,13 @@ func (z *rendezvous) rankAll() {
 // every key whose list changed to d when d is not nil.
 func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
 	gone := make([]bool, len(cur))
-	var added []Member
+	var added []timeline.Member
 	anyGone := false
 	for id := range cur {
 		gone[id] = old[id] != 0 && cur[id] == 0
 		anyGone = anyGone || gone[id]
 		if old[id] == 0 && cur[id] != 0 {
-			added = append(added, Member{ID: NodeID(id), Weight: cur[id]})
+			added = append(added, timeline.Member{ID: timeline.NodeID(id), Weight: cur[id]})
 		}
 	}
 	if !anyGone && len(added) == 0 {
@@ -284,28 +285,28 @@ func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
 }
 
 // listsAny reports whether ids holds a node marked in set.
-func listsAny(ids []NodeID, set []bool) bool {
+func listsAny(ids []timeline.NodeID, set []bool) bool {
 	for _, id := range ids {
-		if id != NoNode && set[id] {
+		if id != timeline.NoNode && set[id] {
 			return true
 		}
 	}
 	return false
 }
 
-func (z *rendezvous) probe(key string, R int) (uint64, []NodeID) {
+func (z *rendezvous) probe(key string, R int) (uint64, []timeline.NodeID) {
 	k := z.kc.Hash.Sum64([]byte(key))
-	ids, sc := make([]NodeID, R), make([]float64, R)
+	ids, sc := make([]timeline.NodeID, R), make([]float64, R)
 	z.rank(k, ids, sc, weighted(z.live))
-	return k, slices.DeleteFunc(ids, func(id NodeID) bool { return id == NoNode })
+	return k, slices.DeleteFunc(ids, func(id timeline.NodeID) bool { return id == timeline.NoNode })
 }
 
 // geometry samples the owner of a key whose hash is the wheel position.
 func (z *rendezvous) geometry() ([]Arc, []Point) {
-	var ids [1]NodeID
+	var ids [1]timeline.NodeID
 	var sc [1]float64
 	isW := weighted(z.live)
-	return sampledArcs(WheelSamples, func(p uint32) NodeID {
+	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID {
 		z.rank(uint64(p), ids[:], sc[:], isW)
 		return ids[0]
 	}), nil

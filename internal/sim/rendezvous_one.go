@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
@@ -19,7 +20,7 @@ import "slices"
 type rendezvousUndo struct {
 	before, after []int
 	keys          []uint32
-	owners        []NodeID
+	owners        []timeline.NodeID
 }
 
 // maxUndoShare bounds the undo record to 1/maxUndoShare of the keys.
@@ -28,7 +29,7 @@ const maxUndoShare = 8
 // rankAllOne ranks every key afresh with one unweighted owner.
 func (z *rendezvous) rankAllOne() {
 	keys, K := z.kc.Keys64(), z.env.keys.Len()
-	z.ids, z.hi, z.sc = make([]NodeID, K), make([]uint32, K), nil
+	z.ids, z.hi, z.sc = make([]timeline.NodeID, K), make([]uint32, K), nil
 	z.undo = rendezvousUndo{}
 	var ks [rankBlock]uint64
 	for base := 0; base < K; base += rankBlock {
@@ -47,7 +48,7 @@ const rankBlock = 2048
 // (see best) and hi[j] to the top 32 bits of their pair hash. With tagged
 // names it ranks two keys at a time, so that the two keys' hashes
 // overlap in the pipeline.
-func (z *rendezvous) rankBatch(ks []uint64, ids []NodeID, hi []uint32) {
+func (z *rendezvous) rankBatch(ks []uint64, ids []timeline.NodeID, hi []uint32) {
 	j := 0
 	if len(z.liveTag) > 0 {
 		for ; j+1 < len(ks); j += 2 {
@@ -77,7 +78,7 @@ func (z *rendezvous) top2(k0, k1 uint64) (uint64, uint64) {
 // changesOne is rankChanges for one unweighted owner per key, from live
 // weights old to cur: the keys of departed nodes are ranked afresh, and
 // the other keys score each joining node once against their owner.
-func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []Member, d *delta) {
+func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Member, d *delta) {
 	u := &z.undo
 	if u.after != nil && slices.Equal(old, u.after) && slices.Equal(cur, u.before) {
 		z.restoreOne(d)
@@ -106,7 +107,7 @@ func (z *rendezvous) departOne(gone []bool, d *delta) bool {
 	limit := len(ids) / maxUndoShare
 	var at [rankBlock]uint32
 	var ks [rankBlock]uint64
-	var nid [rankBlock]NodeID
+	var nid [rankBlock]timeline.NodeID
 	var nhi [rankBlock]uint32
 	for base := 0; base < len(ids); base += rankBlock {
 		n := gatherGone(&at, ids[base:min(base+rankBlock, len(ids))], base, gone)
@@ -130,7 +131,7 @@ func (z *rendezvous) departOne(gone []bool, d *delta) bool {
 // gatherGone gathers into at, without a branch, the keys base+i whose
 // owner ids[i] is gone, and returns how many; with one node gone it
 // compares ids with it rather than looking each up.
-func gatherGone(at *[rankBlock]uint32, ids []NodeID, base int, gone []bool) int {
+func gatherGone(at *[rankBlock]uint32, ids []timeline.NodeID, base int, gone []bool) int {
 	n, g := 0, slices.Index(gone, true)
 	if slices.Index(gone[g+1:], true) < 0 {
 		for i, id := range ids {
@@ -147,7 +148,7 @@ func gatherGone(at *[rankBlock]uint32, ids []NodeID, base int, gone []bool) int 
 }
 
 // joinOne offers one joining node m to every key.
-func (z *rendezvous) joinOne(m Member, d *delta) {
+func (z *rendezvous) joinOne(m timeline.Member, d *delta) {
 	hs, seed := z.kc.Keys64(), z.seed[m.ID]
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i := range ids {
@@ -165,7 +166,7 @@ func (z *rendezvous) joinOne(m Member, d *delta) {
 
 // mixedOne is changesOne for any other change: departures and several
 // joining nodes in one step.
-func (z *rendezvous) mixedOne(gone []bool, added []Member, d *delta) {
+func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *delta) {
 	hs := z.kc.Keys64()
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i, id := range ids {
@@ -191,7 +192,7 @@ func (z *rendezvous) mixedOne(gone []bool, added []Member, d *delta) {
 // outranks reports whether node id, whose pair hash with key k is x,
 // ranks above owner for that key: a higher score x>>12, or an equal one
 // and the name that sorts first.
-func (z *rendezvous) outranks(k, x uint64, id, owner NodeID) bool {
+func (z *rendezvous) outranks(k, x uint64, id, owner timeline.NodeID) bool {
 	s, so := x>>12, keys.Mix64(k^z.seed[owner])>>12
 	return s > so || s == so && z.nameRank[id] < z.nameRank[owner]
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
 )
@@ -10,14 +11,14 @@ import (
 // highest scores, best first, computed here by brute force.
 func TestRendezvousTopR(t *testing.T) {
 	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: keys.KeySpec{Count: 2000}, Nodes: names("a", "b", "c", "d", "e"),
-		Replicas: 3, Rules: []RuleSpec{{Kind: "rendezvous"}}, Steps: []Step{fail("c")}}
+		Replicas: 3, Rules: []RuleSpec{{Kind: "rendezvous"}}, Steps: []timeline.Step{fail("c")}}
 	res := mustReplay(t, s)
 	e := res.env()
 	z, _ := newRendezvous(RuleSpec{Kind: "rendezvous"}, e)
 	lists := replayTo(res.Rules[0].Spec, e, res.Timeline, 1)
 	for i, k := range res.Keys.Pos {
-		ids := []NodeID{0, 1, 3, 4} // c failed
-		slices.SortFunc(ids, func(a, b NodeID) int {
+		ids := []timeline.NodeID{0, 1, 3, 4} // c failed
+		slices.SortFunc(ids, func(a, b timeline.NodeID) int {
 			sa, sb := keys.Mix64(uint64(k)^z.seed[a])>>12, keys.Mix64(uint64(k)^z.seed[b])>>12
 			if sa != sb {
 				if sa > sb {
@@ -27,7 +28,7 @@ func TestRendezvousTopR(t *testing.T) {
 			}
 			return int(a) - int(b)
 		})
-		if got := []NodeID{lists[0][i], lists[1][i], lists[2][i]}; !slices.Equal(got, ids[:3]) {
+		if got := []timeline.NodeID{lists[0][i], lists[1][i], lists[2][i]}; !slices.Equal(got, ids[:3]) {
 			t.Fatalf("key %d: list %v, brute force %v", i, got, ids[:3])
 		}
 	}
@@ -47,9 +48,9 @@ func TestRendezvousIncremental(t *testing.T) {
 				e := res.env()
 				z, _ := newRendezvous(res.Rules[r].Spec, e)
 				z.update(&res.Timeline.States[i]) // a fresh placer ranks everything
-				lists := make([][]NodeID, res.Timeline.States[i].Replicas)
+				lists := make([][]timeline.NodeID, res.Timeline.States[i].Replicas)
 				for k := range lists {
-					lists[k] = make([]NodeID, res.Keys.Len())
+					lists[k] = make([]timeline.NodeID, res.Keys.Len())
 				}
 				z.assign(lists)
 				got := ownersAt(res, r, i)
@@ -65,8 +66,8 @@ func TestRendezvousIncremental(t *testing.T) {
 // w/Σw, and adding a heavy node moves keys only to it.
 func TestRendezvousWeights(t *testing.T) {
 	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: keys.KeySpec{Count: 100000}, Replicas: 1,
-		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}, {Name: "c", Weight: 3}, {Name: "d", Weight: 4}}, Rules: []RuleSpec{{Kind: "rendezvous"}},
-		Steps: []Step{{Op: OpAdd, Nodes: []NodeSpec{{Name: "e", Weight: 5}}}, remove("b")}}
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}, {Name: "c", Weight: 3}, {Name: "d", Weight: 4}}, Rules: []RuleSpec{{Kind: "rendezvous"}},
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "e", Weight: 5}}}, remove("b")}}
 	res := mustReplay(t, s)
 	for id, l := range res.Rules[0].Steps[0].Loads[:4] {
 		want := float64(id+1) / 10

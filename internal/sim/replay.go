@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"github.com/ringreport/ringreport/internal/workers"
 	"slices"
 	"strconv"
@@ -27,7 +28,7 @@ type replayOptions struct {
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
-	tl, errs := NewTimeline(s)
+	tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("invalid scenario: %w", errs[0])
 	}
@@ -83,7 +84,7 @@ func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, err
 		}
 	}
 	rr := RuleResult{Spec: spec, Steps: make([]StepResult, len(res.Timeline.States))}
-	recompute := func(step int) [][]NodeID { return replayTo(spec, e, res.Timeline, step) }
+	recompute := func(step int) [][]timeline.NodeID { return replayTo(spec, e, res.Timeline, step) }
 	if opts.full {
 		replayFull(res, p, rr.Steps, recompute, opts.counts)
 	} else {
@@ -97,7 +98,7 @@ func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, err
 // that the replay fails with the product's reason instead of placing
 // nothing.
 type startChecker interface {
-	checkStart(st *State) error
+	checkStart(st *timeline.State) error
 }
 
 // A deltaPlacer can also place a step incrementally. After update, delta
@@ -114,7 +115,7 @@ type deltaPlacer interface {
 
 // replayFast measures every step through the tracker: deltas where the
 // placer has them, whole assignments diffed otherwise.
-func replayFast(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID, keepCounts bool) {
+func replayFast(res *Result, p placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
 	run := newRuleRun(res, p, recompute)
 	run.t.keepCounts = keepCounts
 	for i := range out {
@@ -129,10 +130,10 @@ type ruleRun struct {
 	dp        deltaPlacer // p, when it has deltas
 	t         *tracker
 	d         delta
-	recompute func(int) [][]NodeID
+	recompute func(int) [][]timeline.NodeID
 }
 
-func newRuleRun(res *Result, p placer, recompute func(int) [][]NodeID) *ruleRun {
+func newRuleRun(res *Result, p placer, recompute func(int) [][]timeline.NodeID) *ruleRun {
 	run := &ruleRun{res: res, p: p, t: newTracker(res, p.Order()), recompute: recompute}
 	run.dp, _ = p.(deltaPlacer)
 	return run
@@ -170,9 +171,9 @@ func deltaOf(dp deltaPlacer, d *delta, r int) bool {
 
 // replayFull is the reference replay: whole assignments and metrics from
 // scratch at every step, recurrences by recomputation.
-func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][]NodeID, keepCounts bool) {
+func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
 	rank := p.Order()
-	var prev [][]NodeID
+	var prev [][]timeline.NodeID
 	seen := map[uint64][]int{}
 	for i := range res.Timeline.States {
 		st := &res.Timeline.States[i]
@@ -221,14 +222,14 @@ type positionTexter interface {
 
 // replayTo recomputes a rule's assignment at an earlier step from scratch;
 // it serves exact recurrence checks when snapshots would cost too much.
-func replayTo(spec RuleSpec, e *env, tl *Timeline, step int) [][]NodeID {
+func replayTo(spec RuleSpec, e *env, tl *timeline.Timeline, step int) [][]timeline.NodeID {
 	p, _ := newPlacer(spec, e)
 	for i := 0; i <= step; i++ {
 		p.update(&tl.States[i])
 	}
-	lists := make([][]NodeID, tl.States[step].Replicas)
+	lists := make([][]timeline.NodeID, tl.States[step].Replicas)
 	for k := range lists {
-		lists[k] = make([]NodeID, e.keys.Len())
+		lists[k] = make([]timeline.NodeID, e.keys.Len())
 	}
 	p.assign(lists)
 	return lists

@@ -3,13 +3,14 @@ package sim
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"testing"
 )
 
 // scaleSteps is bench/genscenario.sh's timeline: n steps cycling add,
 // fail a random node, recover all, remove a random node.
-func scaleSteps(nodes, n int) []Step {
-	var steps []Step
+func scaleSteps(nodes, n int) []timeline.Step {
+	var steps []timeline.Step
 	next := nodes
 	for i := range n {
 		switch i % 4 {
@@ -17,11 +18,11 @@ func scaleSteps(nodes, n int) []Step {
 			next++
 			steps = append(steps, add(benchNode(next-1)))
 		case 1:
-			steps = append(steps, Step{Op: OpFail, Random: true})
+			steps = append(steps, timeline.Step{Op: timeline.OpFail, Random: true})
 		case 2:
-			steps = append(steps, Step{Op: OpRecover, All: true})
+			steps = append(steps, timeline.Step{Op: timeline.OpRecover, All: true})
 		case 3:
-			steps = append(steps, Step{Op: OpRemove, Random: true})
+			steps = append(steps, timeline.Step{Op: timeline.OpRemove, Random: true})
 		}
 	}
 	return steps

@@ -1,24 +1,26 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
 	"math"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // walkthrough is the "Ring" demo's opening: 900 keys, five nodes, ring
 // against modulo.
-func walkthrough(steps ...Step) *Scenario {
+func walkthrough(steps ...timeline.Step) *Scenario {
 	return &Scenario{Name: "w", Title: "w", Seed: 1, Keys: keys.KeySpec{Count: 900},
 		Nodes: names("a", "b", "c", "d", "e"), Replicas: 1,
 		Rules: []RuleSpec{{Kind: "ring"}, {Kind: "modulo"}}, Steps: steps}
 }
 
 func TestLoadsSumToK(t *testing.T) {
-	res := mustReplay(t, walkthrough(add("f"), fail("b"), Step{Op: OpVNodes, Value: 1},
-		Step{Op: OpReplicas, Value: 3}, recover_("b"), remove("a"), Step{Op: OpWeight, Nodes: []NodeSpec{{Name: "c", Weight: 3}}}))
+	res := mustReplay(t, walkthrough(add("f"), fail("b"), timeline.Step{Op: timeline.OpVNodes, Value: 1},
+		timeline.Step{Op: timeline.OpReplicas, Value: 3}, recover_("b"), remove("a"), timeline.Step{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "c", Weight: 3}}}))
 	for r, rr := range res.Rules {
 		for i, sr := range rr.Steps {
 			sum := 0
@@ -88,11 +90,11 @@ func TestRingRecurrences(t *testing.T) {
 func TestRecurrenceWithoutSnapshots(t *testing.T) {
 	res := mustReplay(t, walkthrough(add("f"), fail("b"), recover_("b")))
 	tr := newTracker(res, nil)
-	tr.cur = [][]NodeID{ownersAt(res, 0, 3)}
+	tr.cur = [][]timeline.NodeID{ownersAt(res, 0, 3)}
 	e := res.env()
 	fp := res.Rules[0].Steps[1].Fingerprint
 	tr.seen[fp] = []int{1} // no snapshot kept for step 1
-	got := tr.recurs(3, fp, func(step int) [][]NodeID { return replayTo(res.Rules[0].Spec, e, res.Timeline, step) })
+	got := tr.recurs(3, fp, func(step int) [][]timeline.NodeID { return replayTo(res.Rules[0].Spec, e, res.Timeline, step) })
 	if got != 1 {
 		t.Errorf("recurs = %d, want 1", got)
 	}
@@ -105,7 +107,7 @@ func TestRecurrenceWithoutSnapshots(t *testing.T) {
 func TestModuloAddMovesNOverNPlusOne(t *testing.T) {
 	for _, n := range []int{2, 5, 10} {
 		s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 100000},
-			Nodes: nodeNames(n), Rules: []RuleSpec{{Kind: "modulo"}}, Steps: []Step{add("extra")}}
+			Nodes: nodeNames(n), Rules: []RuleSpec{{Kind: "modulo"}}, Steps: []timeline.Step{add("extra")}}
 		res := mustReplay(t, s)
 		got := float64(res.Rules[0].Steps[1].Moved) / 100000
 		want := float64(n) / float64(n+1)
@@ -150,10 +152,10 @@ func TestRingCollisionTiebreak(t *testing.T) {
 }
 
 func TestIdealExact(t *testing.T) {
-	members := func(n int) State {
-		var st State
+	members := func(n int) timeline.State {
+		var st timeline.State
 		for i := range n {
-			st.Members = append(st.Members, Member{ID: NodeID(i), Weight: 1})
+			st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: 1})
 		}
 		return st
 	}
@@ -174,7 +176,7 @@ func TestIdealExact(t *testing.T) {
 }
 
 func TestReplicas(t *testing.T) {
-	s := walkthrough(Step{Op: OpReplicas, Value: 3}, fail("a"), fail("b"), fail("c"), recover_("a"))
+	s := walkthrough(timeline.Step{Op: timeline.OpReplicas, Value: 3}, fail("a"), fail("b"), fail("c"), recover_("a"))
 	res := mustReplay(t, s)
 	ring := res.Rules[0].Steps
 	if ring[1].Moved != 0 || ring[1].Copies != 1800 || ring[1].ReplicaMoved != 900 {
@@ -187,25 +189,11 @@ func TestReplicas(t *testing.T) {
 	}
 }
 
-// TestPickRegression pins the seeded choices of random steps (PCG is
-// specified by math/rand/v2; pick is ours).
-func TestPickRegression(t *testing.T) {
-	r := keys.NewRand(1, keys.StreamChoice)
-	var got []int
-	for range 8 {
-		got = append(got, pick(r, 5))
-	}
-	want := []int{2, 1, 0, 3, 2, 1, 0, 0} // pinned: a change reorders every random step
-	if !slices.Equal(got, want) {
-		t.Errorf("picks = %v, want %v", got, want)
-	}
-}
-
 // TestWithoutFigureData: the copy drops strips and geometry, keeps every
 // other field, and leaves the original untouched.
 func TestWithoutFigureData(t *testing.T) {
 	s := &Scenario{Name: "t", Title: "t", Seed: 1, Keys: keys.KeySpec{Count: 500}, Nodes: nodeNames(4),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "ring", VNodes: 8}}, Steps: []Step{add("x")}}
+		Replicas: 1, Rules: []RuleSpec{{Kind: "ring", VNodes: 8}}, Steps: []timeline.Step{add("x")}}
 	res, err := Replay(s)
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +247,7 @@ func TestShade(t *testing.T) {
 // preference list from 1 to 3 streams every key's two new copies from its
 // primary.
 func TestStreams(t *testing.T) {
-	s := walkthrough(Step{Op: OpReplicas, Value: 3}, fail("a"), fail("b"), recover_("a"), add("f"), remove("c"))
+	s := walkthrough(timeline.Step{Op: timeline.OpReplicas, Value: 3}, fail("a"), fail("b"), recover_("a"), add("f"), remove("c"))
 	res := mustReplay(t, s)
 	for r, rr := range res.Rules {
 		for i, sr := range rr.Steps[1:] {
@@ -272,7 +260,7 @@ func TestStreams(t *testing.T) {
 				t.Errorf("%s step %d: %d copies, received %d, sent %d + unsourced %d", rr.Spec.Label, i+1, sr.Copies, in, out, st.Unsourced)
 			}
 			for id, n := range st.Sent {
-				if n > 0 && !res.Timeline.States[i+1].isLive(NodeID(id)) {
+				if n > 0 && !isLive(&res.Timeline.States[i+1], timeline.NodeID(id)) {
 					t.Errorf("%s step %d: failed or gone node %s sends %d copies", rr.Spec.Label, i+1, res.Timeline.Nodes[id], n)
 				}
 			}
@@ -296,7 +284,7 @@ func sum(xs []int) int {
 	return n
 }
 
-func (s *State) isLive(id NodeID) bool {
+func isLive(s *timeline.State, id timeline.NodeID) bool {
 	m, ok := s.Member(id)
 	return ok && !m.Failed
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"reflect"
 	"testing"
 )
@@ -111,8 +112,8 @@ func TestPairCounterMap(t *testing.T) {
 	dense, sparse := newPairCounter(4), newPairCounter(4)
 	sparse.keys, sparse.reqs, sparse.m = nil, nil, map[uint32]*Transfer{}
 	for _, c := range [][3]int{{3, 1, 5}, {0, 2, 1}, {3, 1, 2}, {0, 1, 0}, {2, 0, 9}} {
-		dense.add(NodeID(c[0]), NodeID(c[1]), uint32(c[2]))
-		sparse.add(NodeID(c[0]), NodeID(c[1]), uint32(c[2]))
+		dense.add(timeline.NodeID(c[0]), timeline.NodeID(c[1]), uint32(c[2]))
+		sparse.add(timeline.NodeID(c[0]), timeline.NodeID(c[1]), uint32(c[2]))
 	}
 	a, ma := dense.flush(nil)
 	b, mb := sparse.flush(nil)

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 
 // Result is a finished replay: the inputs, the membership timeline and,
@@ -11,7 +12,7 @@ type Result struct {
 	// Keys is the key set in canonical order.
 	Keys *keys.KeySet
 	// Timeline is the membership history shared by all rules.
-	Timeline *Timeline
+	Timeline *timeline.Timeline
 	// Rules holds one entry per scenario rule, in scenario order.
 	Rules []RuleResult
 	// Migrations holds one entry per Scenario.Migrations, in order.
@@ -100,14 +101,14 @@ type StepResult struct {
 	Transfers []Transfer
 	// HotOwners is the primary owner of each of Keys.Hot, in that order;
 	// nil when the key set carries no weights.
-	HotOwners []NodeID
+	HotOwners []timeline.NodeID
 }
 
 // Transfer is the keys that moved from one node to another in one step:
 // the data From has to ship to To.
 type Transfer struct {
 	// From is the key's owner before the step, To its owner after it.
-	From, To NodeID
+	From, To timeline.NodeID
 	// Keys is the number of keys that moved from From to To.
 	Keys int
 	// Requests is their summed weight (0 when the key set has none).
@@ -130,7 +131,7 @@ type Probe struct {
 	// 1.2a"), or "".
 	Text string
 	// Owners is the preference list, primary first.
-	Owners []NodeID
+	Owners []timeline.NodeID
 }
 
 // Why a key moved; the zero value means it did not.
@@ -275,7 +276,7 @@ func (r *Result) Arcs(rule, step int) []Arc {
 	for _, m := range r.Timeline.States[step].Members {
 		live[m.ID] = !m.Failed
 	}
-	return ringArcs(sr.Points, func(id NodeID) bool { return live[id] })
+	return ringArcs(sr.Points, func(id timeline.NodeID) bool { return live[id] })
 }
 
 // EachOwner replays rule up to step afresh and calls f for every key, in
@@ -320,7 +321,7 @@ type Streams struct {
 
 // count records one copy to node to of a key whose old replicas are old,
 // given the nodes live after the step.
-func (s *Streams) count(to NodeID, old []NodeID, after []bool) {
+func (s *Streams) count(to timeline.NodeID, old []timeline.NodeID, after []bool) {
 	s.Received[to]++
 	for _, o := range old {
 		if after[o] {

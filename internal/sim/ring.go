@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"slices"
 	"strconv"
@@ -23,10 +24,10 @@ type ring struct {
 	pts    []Point
 	idx    []uint32 // point index i of pts[j] ("name#i"), for the tiebreak
 	live   []bool   // by NodeID
-	cached map[NodeID]ringNode
+	cached map[timeline.NodeID]ringNode
 	kc     *keys.KeyCache // key positions under the rule's hash
 	on     []int          // by NodeID: 1 + the point count it has on the ring, 0 when off
-	pref   [][]NodeID
+	pref   [][]timeline.NodeID
 	last   ringView // what the last assign or delta placed
 }
 
@@ -43,7 +44,7 @@ type ringNode struct {
 // never modified once built, so views and StepResults share them.
 type ringView struct {
 	pts  []Point
-	pref [][]NodeID
+	pref [][]timeline.NodeID
 }
 
 // newRingChecked is newRing after checking the rule's hash name.
@@ -61,11 +62,11 @@ func newRing(spec RuleSpec, e *env) *ring {
 	if v == 0 {
 		v = DefaultVNodes
 	}
-	return &ring{env: e, vnodes: v, cached: map[NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, h)}
+	return &ring{env: e, vnodes: v, cached: map[timeline.NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, h)}
 }
 
 // pointsOf returns the positions of a node's count points.
-func (r *ring) pointsOf(id NodeID, count int) []uint32 {
+func (r *ring) pointsOf(id timeline.NodeID, count int) []uint32 {
 	if c, ok := r.cached[id]; ok && c.count == count {
 		return c.pts
 	}
@@ -80,7 +81,7 @@ func (r *ring) pointsOf(id NodeID, count int) []uint32 {
 	return pts
 }
 
-func (r *ring) update(st *State) []string {
+func (r *ring) update(st *timeline.State) []string {
 	v := r.vnodes
 	if st.VNodes > 0 {
 		v = st.VNodes
@@ -91,12 +92,12 @@ func (r *ring) update(st *State) []string {
 // ringEntry is a point before sorting: i is its index in "name#i".
 type ringEntry struct {
 	pos  uint32
-	node NodeID
+	node timeline.NodeID
 	i    uint32
 }
 
 // build places v·weight points for every member of st.
-func (r *ring) build(st *State, v int) []string {
+func (r *ring) build(st *timeline.State, v int) []string {
 	r.live = make([]bool, len(r.env.nodes))
 	want := make([]placed, 0, len(st.Members))
 	for _, m := range st.Members {
@@ -108,7 +109,7 @@ func (r *ring) build(st *State, v int) []string {
 
 // placed is a node's wanted points: count identifies them in the cache.
 type placed struct {
-	id    NodeID
+	id    timeline.NodeID
 	count int
 	pts   []uint32
 }
@@ -258,21 +259,21 @@ func (r *ring) collisions() []string {
 // prefs returns, for every point j, the preference list of a key that
 // lands on it: the first R distinct live nodes from j clockwise. The
 // result is cached until the points change and must not be modified.
-func (r *ring) prefs(R int) [][]NodeID {
+func (r *ring) prefs(R int) [][]timeline.NodeID {
 	if len(r.pref) == R {
 		return r.pref
 	}
 	if R == 1 {
-		r.pref = [][]NodeID{r.owners()}
+		r.pref = [][]timeline.NodeID{r.owners()}
 		return r.pref
 	}
 	P := len(r.pts)
 	out := makeLists(R, P)
-	list := make([]NodeID, 0, R)
+	list := make([]timeline.NodeID, 0, R)
 	for j := range P {
 		list = r.walk(j, R, list[:0])
 		for k := range R {
-			out[k][j] = NoNode
+			out[k][j] = timeline.NoNode
 			if k < len(list) {
 				out[k][j] = list[k]
 			}
@@ -284,9 +285,9 @@ func (r *ring) prefs(R int) [][]NodeID {
 
 // owners returns, for every point, the first live node from it clockwise
 // (NoNode when none is live): two backward passes, wrapping.
-func (r *ring) owners() []NodeID {
-	out := make([]NodeID, len(r.pts))
-	next := NoNode
+func (r *ring) owners() []timeline.NodeID {
+	out := make([]timeline.NodeID, len(r.pts))
+	next := timeline.NoNode
 	for range 2 {
 		for j := len(r.pts) - 1; j >= 0; j-- {
 			if id := r.pts[j].Node; r.live[id] {
@@ -300,7 +301,7 @@ func (r *ring) owners() []NodeID {
 
 // walk appends to list up to R distinct live nodes met clockwise from
 // point j.
-func (r *ring) walk(j, R int, list []NodeID) []NodeID {
+func (r *ring) walk(j, R int, list []timeline.NodeID) []timeline.NodeID {
 	P := len(r.pts)
 	for s := 0; s < P && len(list) < R; s++ {
 		id := r.pts[(j+s)%P].Node
@@ -313,7 +314,7 @@ func (r *ring) walk(j, R int, list []NodeID) []NodeID {
 
 // assign merges the sorted keys with the sorted points: one pass, no
 // per-key search.
-func (r *ring) assign(lists [][]NodeID) {
+func (r *ring) assign(lists [][]timeline.NodeID) {
 	pref := r.prefs(len(lists))
 	sorted := r.kc.SortedPos()
 	perm, _ := r.kc.Order()
@@ -404,7 +405,7 @@ func skipTo(pts []Point, i int, x uint64) int {
 
 // sameLists reports whether point i of a and point j of b have the same
 // preference lists.
-func sameLists(a [][]NodeID, i int, b [][]NodeID, j int) bool {
+func sameLists(a [][]timeline.NodeID, i int, b [][]timeline.NodeID, j int) bool {
 	for r := range a {
 		if a[r][i] != b[r][j] {
 			return false
@@ -422,7 +423,7 @@ func (r *ring) first(pos uint32) int {
 	return j
 }
 
-func (r *ring) probe(key string, R int) (uint64, []NodeID) {
+func (r *ring) probe(key string, R int) (uint64, []timeline.NodeID) {
 	pos := r.kc.Hash.Sum32([]byte(key))
 	return uint64(pos), r.walk(r.first(pos), R, nil)
 }
@@ -437,13 +438,13 @@ func (r *ring) geometry() ([]Arc, []Point) { return nil, r.pts }
 // order, when live says which nodes are alive: the stretch up to each
 // point belongs to the first live node at or after it, wrapping, as on
 // a ring (NoNode when none is). Neighbouring arcs of one owner merge.
-func ringArcs(pts []Point, live func(NodeID) bool) []Arc {
+func ringArcs(pts []Point, live func(timeline.NodeID) bool) []Arc {
 	P := len(pts)
 	if P == 0 {
-		return []Arc{{Start: 0, Node: NoNode}}
+		return []Arc{{Start: 0, Node: timeline.NoNode}}
 	}
-	owner := make([]NodeID, P)
-	next := NoNode
+	owner := make([]timeline.NodeID, P)
+	next := timeline.NoNode
 	for range 2 {
 		for j := P - 1; j >= 0; j-- {
 			if id := pts[j].Node; live(id) {

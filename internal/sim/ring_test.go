@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
 )
@@ -23,7 +24,7 @@ func TestRingHashOption(t *testing.T) {
 	}
 	mod := ownersAt(res, 1, 0)
 	for i := range res.Keys.Len() {
-		if want := NodeID(keys.HashMD5.Sum32(res.Keys.AppendName(nil, i)) % 3); mod[i] != want {
+		if want := timeline.NodeID(keys.HashMD5.Sum32(res.Keys.AppendName(nil, i)) % 3); mod[i] != want {
 			t.Fatalf("modulo md5 key %d: %d, want %d", i, mod[i], want)
 		}
 	}

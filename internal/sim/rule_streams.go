@@ -9,6 +9,7 @@ import (
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/elasticsearch"
 	"github.com/ringreport/ringreport/internal/profile/kafka"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // kafkaProfile is a Kafka topic's keyed producer partitioner and its
@@ -32,7 +33,7 @@ var kafkaProfile = Profile{
 		return "partition " + strconv.Itoa(kafkaPartition(r, pl, h))
 	},
 	Unit:   kafkaPartition,
-	Resize: OpPartitions,
+	Resize: timeline.OpPartitions,
 	Resized: func(spec RuleSpec, to int) (RuleSpec, error) {
 		if from := atoi(spec.Opts["partitions"]); to < from {
 			return spec, fmt.Errorf("a topic's partitions can only grow (Kafka refuses to go from %d to %d)", from, to)
@@ -79,7 +80,7 @@ var elasticsearchProfile = Profile{
 		return "shard " + strconv.Itoa(r.(*elasticsearch.Rule).Shard(h))
 	},
 	Unit:   func(r profile.Rule, _ profile.Placement, h uint64) int { return r.(*elasticsearch.Rule).Shard(h) },
-	Resize: OpShards,
+	Resize: timeline.OpShards,
 	Resized: func(spec RuleSpec, to int) (RuleSpec, error) {
 		o, err := elasticsearch.Resize(elasticsearchOptions(spec), to)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/profile/redis"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"slices"
 )
@@ -41,11 +42,11 @@ type slots struct {
 	slot  []uint32 // each key's slot, computed once
 	perm  []uint32
 	rank  []uint32
-	home  []NodeID // slot → configured master
-	serve []NodeID // slot → serving master after failovers
-	cfg   []Member // the members (and weights) home was balanced for
-	start []uint32 // the keys of slot x are perm[start[x]:start[x+1]]
-	last  []NodeID // serve as of the last assign or delta
+	home  []timeline.NodeID // slot → configured master
+	serve []timeline.NodeID // slot → serving master after failovers
+	cfg   []timeline.Member // the members (and weights) home was balanced for
+	start []uint32          // the keys of slot x are perm[start[x]:start[x+1]]
+	last  []timeline.NodeID // serve as of the last assign or delta
 }
 
 func newSlots(spec RuleSpec, e *env) (*slots, error) {
@@ -69,7 +70,7 @@ func newSlots(spec RuleSpec, e *env) (*slots, error) {
 // against CLUSTER KEYSLOT).
 func KeySlot(key []byte) uint16 { return uint16(redis.KeySlot(key)) }
 
-func (s *slots) update(st *State) []string {
+func (s *slots) update(st *timeline.State) []string {
 	var notes []string
 	switch {
 	case s.home == nil:
@@ -79,11 +80,11 @@ func (s *slots) update(st *State) []string {
 	}
 	s.cfg = slices.Clone(st.Members)
 	s.serve = failover(s.home, st.Members, len(s.env.nodes))
-	if st.Op == OpFail || st.Op == OpRecover {
+	if st.Op == timeline.OpFail || st.Op == timeline.OpRecover {
 		notes = append(notes, "slots: a failed master's slots are served by the live masters, dealt evenly "+
 			"(a model of Redis promoting a replica); recovery moves them back")
 	}
-	if st.Replicas > 1 && (st.Op == OpStart || st.Op == OpReplicas) {
+	if st.Replicas > 1 && (st.Op == timeline.OpStart || st.Op == timeline.OpReplicas) {
 		notes = append(notes, "slots: Redis replicas are separate nodes, not other masters: replicas beyond the owner are not modelled")
 	}
 	return notes
@@ -91,8 +92,8 @@ func (s *slots) update(st *State) []string {
 
 // sameConfig reports whether two member lists have the same names and
 // weights (failure does not count).
-func sameConfig(a, b []Member) bool {
-	return slices.EqualFunc(a, b, func(x, y Member) bool { return x.ID == y.ID && x.Weight == y.Weight })
+func sameConfig(a, b []timeline.Member) bool {
+	return slices.EqualFunc(a, b, func(x, y timeline.Member) bool { return x.ID == y.ID && x.Weight == y.Weight })
 }
 
 // evenRanges splits the slots into contiguous ranges in join order as
@@ -100,8 +101,8 @@ func sameConfig(a, b []Member) bool {
 // advances by S/n per master and master i ends at lround(cursor + S/n − 1)
 // (0-5460, 5461-10922, 10923-16383 for three). With weights the step is
 // S·w_i/Σw, which is redis-cli's S/n when weights are equal.
-func evenRanges(ms []Member) []NodeID {
-	home := make([]NodeID, NumSlots)
+func evenRanges(ms []timeline.Member) []timeline.NodeID {
+	home := make([]timeline.NodeID, NumSlots)
 	W := 0
 	for _, m := range ms {
 		W += m.Weight
@@ -123,7 +124,7 @@ func evenRanges(ms []Member) []NodeID {
 }
 
 // rebalance moves the fewest slots that bring every member to its target.
-func (s *slots) rebalance(ms []Member) {
+func (s *slots) rebalance(ms []timeline.Member) {
 	have := make([]int, len(s.env.nodes))
 	for _, id := range s.home {
 		have[id]++
@@ -140,7 +141,7 @@ func (s *slots) rebalance(ms []Member) {
 		}
 	}
 	donors := slices.Clone(ms)
-	slices.SortStableFunc(donors, func(a, b Member) int { return have[b.ID] - have[a.ID] })
+	slices.SortStableFunc(donors, func(a, b timeline.Member) int { return have[b.ID] - have[a.ID] })
 	for _, d := range donors {
 		for x, n := NumSlots-1, have[d.ID]-target[d.ID]; x >= 0 && n > 0; x-- {
 			if s.home[x] == d.ID {
@@ -158,7 +159,7 @@ func (s *slots) rebalance(ms []Member) {
 
 // slotTargets returns each member's slot target: ⌊S·w/W⌋, plus one for
 // the members holding the most above it, until all S slots are placed.
-func slotTargets(ms []Member, have []int) []int {
+func slotTargets(ms []timeline.Member, have []int) []int {
 	target := make([]int, len(have))
 	W := 0
 	for _, m := range ms {
@@ -170,7 +171,7 @@ func slotTargets(ms []Member, have []int) []int {
 		left -= target[m.ID]
 	}
 	byExcess := slices.Clone(ms)
-	slices.SortStableFunc(byExcess, func(a, b Member) int {
+	slices.SortStableFunc(byExcess, func(a, b timeline.Member) int {
 		return (have[b.ID] - target[b.ID]) - (have[a.ID] - target[a.ID])
 	})
 	for _, m := range byExcess[:left] {
@@ -182,7 +183,7 @@ func slotTargets(ms []Member, have []int) []int {
 // failover returns the serving table: home, with every failed member's
 // slots dealt in ascending runs to the live members, each slot to the one
 // with the lowest load per weight (ties in join order). n bounds NodeIDs.
-func failover(home []NodeID, ms []Member, n int) []NodeID {
+func failover(home []timeline.NodeID, ms []timeline.Member, n int) []timeline.NodeID {
 	serve := slices.Clone(home)
 	failed := make([]bool, n)
 	load, quota := make([]int, n), make([]int, n)
@@ -216,12 +217,12 @@ func failover(home []NodeID, ms []Member, n int) []NodeID {
 	return serve
 }
 
-func (s *slots) assign(lists [][]NodeID) {
+func (s *slots) assign(lists [][]timeline.NodeID) {
 	for i, x := range s.slot {
 		lists[0][i] = s.serve[x]
 	}
 	for _, l := range lists[1:] {
-		fill(l, NoNode)
+		fill(l, timeline.NoNode)
 	}
 	s.last = s.serve
 }
@@ -231,8 +232,8 @@ func (s *slots) delta(d *delta) bool {
 	if s.last == nil {
 		return false
 	}
-	list := make([]NodeID, len(d.lists))
-	fill(list, NoNode)
+	list := make([]timeline.NodeID, len(d.lists))
+	fill(list, timeline.NoNode)
 	for x, id := range s.serve {
 		if id == s.last[x] {
 			continue
@@ -246,9 +247,9 @@ func (s *slots) delta(d *delta) bool {
 	return true
 }
 
-func (s *slots) probe(key string, R int) (uint64, []NodeID) {
+func (s *slots) probe(key string, R int) (uint64, []timeline.NodeID) {
 	x := KeySlot([]byte(key))
-	return uint64(x), []NodeID{s.serve[x]}
+	return uint64(x), []timeline.NodeID{s.serve[x]}
 }
 
 // geometry maps slot x to the circle at x·2³²/16384: exact arcs.

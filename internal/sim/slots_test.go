@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,7 @@ func TestKeySlot(t *testing.T) {
 	}
 }
 
-func slotCounts(home []NodeID, n int) []int {
+func slotCounts(home []timeline.NodeID, n int) []int {
 	c := make([]int, n)
 	for _, id := range home {
 		c[id]++
@@ -40,7 +41,7 @@ func slotCounts(home []NodeID, n int) []int {
 // highest slots; a removal moves only the removed node's slots.
 func TestSlotsRebalance(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 30000}, Nodes: names("a", "b", "c"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []Step{add("d"), remove("b")}}
+		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []timeline.Step{add("d"), remove("b")}}
 	res := mustReplay(t, s)
 	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
 	sl.update(&res.Timeline.States[0])
@@ -48,7 +49,7 @@ func TestSlotsRebalance(t *testing.T) {
 	if sl.home[0] != 0 || sl.home[5460] != 0 || sl.home[5461] != 1 || sl.home[10922] != 1 || sl.home[10923] != 2 {
 		t.Errorf("start ranges wrong: %v %v %v", sl.home[5460], sl.home[5461], sl.home[10923])
 	}
-	before := append([]NodeID(nil), sl.home...)
+	before := append([]timeline.NodeID(nil), sl.home...)
 	sl.update(&res.Timeline.States[1])
 	if got := slotCounts(sl.home, 4); got[0] != 4096 || got[1] != 4096 || got[2] != 4096 || got[3] != 4096 {
 		t.Errorf("after add: %v slots, want 4096 each", got)
@@ -81,7 +82,7 @@ func TestSlotsRebalance(t *testing.T) {
 // ones with a note, and recovery brings the exact table back.
 func TestSlotsFailover(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 30000}, Nodes: names("a", "b", "c", "d", "e"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []Step{fail("c"), recover_("c")}}
+		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []timeline.Step{fail("c"), recover_("c")}}
 	res := mustReplay(t, s)
 	steps := res.Rules[0].Steps
 	if steps[1].Moved != steps[1].Needed || steps[1].Loads[2] != 0 {
@@ -101,8 +102,8 @@ func TestSlotsFailover(t *testing.T) {
 // in proportion, as redis-cli's --weight does.
 func TestSlotsWeights(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 100}, Replicas: 2,
-		Nodes: []NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "slots"}},
-		Steps: []Step{{Op: OpWeight, Nodes: []NodeSpec{{Name: "a", Weight: 3}}}}}
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "slots"}},
+		Steps: []timeline.Step{{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "a", Weight: 3}}}}}
 	res := mustReplay(t, s)
 	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
 	sl.update(&res.Timeline.States[0])

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math/bits"
 	"slices"
 )
@@ -19,12 +20,12 @@ type tracker struct {
 	res      *Result
 	k        int
 	nodeHash []uint64
-	rank     []uint32   // canonical key → rank in the rule's order, or nil
-	cur      [][]NodeID // the assignment as of the last step
-	next     [][]NodeID // scratch for whole assignments after step 0
-	loads    []int      // primary loads of cur, by NodeID
-	fp       uint64     // fingerprint of cur
-	under    int        // keys of cur with fewer than R live nodes
+	rank     []uint32            // canonical key → rank in the rule's order, or nil
+	cur      [][]timeline.NodeID // the assignment as of the last step
+	next     [][]timeline.NodeID // scratch for whole assignments after step 0
+	loads    []int               // primary loads of cur, by NodeID
+	fp       uint64              // fingerprint of cur
+	under    int                 // keys of cur with fewer than R live nodes
 	total    int
 	seen     map[uint64][]int // fingerprint → distinct steps having it
 	hist     history
@@ -61,7 +62,7 @@ func newTracker(res *Result, rank []uint32) *tracker {
 // lists[r][j] is the r-th choice of keys[j].
 type delta struct {
 	keys  []uint32
-	lists [][]NodeID
+	lists [][]timeline.NodeID
 }
 
 // reset empties d for lists of length r, keeping its memory.
@@ -77,7 +78,7 @@ func (d *delta) reset(r int) {
 }
 
 // add appends key k with its new preference list, list[r] for each rank r.
-func (d *delta) add(k int, list []NodeID) {
+func (d *delta) add(k int, list []timeline.NodeID) {
 	d.keys = append(d.keys, uint32(k))
 	for r := range d.lists {
 		d.lists[r] = append(d.lists[r], list[r])
@@ -85,7 +86,7 @@ func (d *delta) add(k int, list []NodeID) {
 }
 
 // addFrom appends key k with its lists taken from pref at index j.
-func (d *delta) addFrom(k int, pref [][]NodeID, j int) {
+func (d *delta) addFrom(k int, pref [][]timeline.NodeID, j int) {
 	d.keys = append(d.keys, uint32(k))
 	for r := range d.lists {
 		d.lists[r] = append(d.lists[r], pref[r][j])
@@ -100,22 +101,22 @@ type stepAcc struct {
 
 // lists returns space for a whole assignment of lists of length r: the
 // current assignment at step 0, scratch afterwards.
-func (t *tracker) lists(first bool, r int) [][]NodeID {
+func (t *tracker) lists(first bool, r int) [][]timeline.NodeID {
 	if first {
 		t.cur = makeLists(r, t.k)
 		return t.cur
 	}
 	for len(t.next) < r {
-		t.next = append(t.next, make([]NodeID, t.k))
+		t.next = append(t.next, make([]timeline.NodeID, t.k))
 	}
 	t.next = t.next[:r]
 	return t.next
 }
 
-func makeLists(r, k int) [][]NodeID {
-	out := make([][]NodeID, r)
+func makeLists(r, k int) [][]timeline.NodeID {
+	out := make([][]timeline.NodeID, r)
 	for i := range out {
-		out[i] = make([]NodeID, k)
+		out[i] = make([]timeline.NodeID, k)
 	}
 	return out
 }
@@ -136,14 +137,14 @@ func (t *tracker) start() StepResult {
 }
 
 // term is key k's part of the fingerprint when node o owns it.
-func (t *tracker) term(k int, o NodeID) uint64 {
+func (t *tracker) term(k int, o timeline.NodeID) uint64 {
 	return keys.Mix64(t.nodeHash[o] + uint64(k)*0x9e3779b97f4a7c15)
 }
 
-func countNoNode(l []NodeID) int {
+func countNoNode(l []timeline.NodeID) int {
 	n := 0
 	for _, o := range l {
-		if o == NoNode {
+		if o == timeline.NoNode {
 			n++
 		}
 	}
@@ -212,7 +213,7 @@ func (t *tracker) applyWhole(i int) StepResult {
 
 // differs reports whether key k's current list differs from lists[·][j];
 // missing ranks count as NoNode.
-func (t *tracker) differs(k int, lists [][]NodeID, j int) bool {
+func (t *tracker) differs(k int, lists [][]timeline.NodeID, j int) bool {
 	for r := range max(len(t.cur), len(lists)) {
 		if at2(t.cur, r, k) != at2(lists, r, j) {
 			return true
@@ -222,22 +223,22 @@ func (t *tracker) differs(k int, lists [][]NodeID, j int) bool {
 }
 
 // at2 returns lists[r][j], or NoNode past the lists' length.
-func at2(lists [][]NodeID, r, j int) NodeID {
+func at2(lists [][]timeline.NodeID, r, j int) timeline.NodeID {
 	if r < len(lists) {
 		return lists[r][j]
 	}
-	return NoNode
+	return timeline.NoNode
 }
 
 // store writes key k's new lists into t.cur.
-func (t *tracker) store(k int, lists [][]NodeID, j int) {
+func (t *tracker) store(k int, lists [][]timeline.NodeID, j int) {
 	for r, l := range t.cur {
 		l[k] = lists[r][j]
 	}
 }
 
 // change folds one key's change, from t.cur to lists[·][j], into the step.
-func (t *tracker) change(acc *stepAcc, k int, lists [][]NodeID, j int) {
+func (t *tracker) change(acc *stepAcc, k int, lists [][]timeline.NodeID, j int) {
 	if len(t.cur) == 1 && len(lists) == 1 {
 		// One owner, old ≠ new: the set changed and needs one copy.
 		acc.sr.ReplicaMoved++
@@ -247,7 +248,7 @@ func (t *tracker) change(acc *stepAcc, k int, lists [][]NodeID, j int) {
 	}
 	if len(lists) == len(t.cur) {
 		last := len(lists) - 1
-		t.under += b2i(lists[last][j] == NoNode) - b2i(t.cur[last][k] == NoNode)
+		t.under += b2i(lists[last][j] == timeline.NoNode) - b2i(t.cur[last][k] == timeline.NoNode)
 	}
 	if old, cur := t.cur[0][k], lists[0][j]; old != cur {
 		t.move(acc, k, old, cur)
@@ -255,7 +256,7 @@ func (t *tracker) change(acc *stepAcc, k int, lists [][]NodeID, j int) {
 }
 
 // move counts key k's change of owner from old to cur.
-func (t *tracker) move(acc *stepAcc, k int, old, cur NodeID) {
+func (t *tracker) move(acc *stepAcc, k int, old, cur timeline.NodeID) {
 	t.hist.record(k, old)
 	t.loads[old]--
 	t.loads[cur]++
@@ -286,18 +287,18 @@ func b2i(b bool) int {
 
 // replicaChange counts whether key k's replica set changed, and the
 // copies its new set needs.
-func (t *tracker) replicaChange(acc *stepAcc, k int, lists [][]NodeID, j int) {
+func (t *tracker) replicaChange(acc *stepAcc, k int, lists [][]timeline.NodeID, j int) {
 	sr := acc.sr
-	var buf [8]NodeID
+	var buf [8]timeline.NodeID
 	oldSet := buf[:0]
 	for _, l := range t.cur {
-		if l[k] != NoNode {
+		if l[k] != timeline.NoNode {
 			oldSet = append(oldSet, l[k])
 		}
 	}
 	n, live := 0, 0
 	for _, l := range lists {
-		if id := l[j]; id != NoNode {
+		if id := l[j]; id != timeline.NoNode {
 			live++
 			if !containsID(oldSet, id) {
 				n++
@@ -313,7 +314,7 @@ func (t *tracker) replicaChange(acc *stepAcc, k int, lists [][]NodeID, j int) {
 	sr.Copies += n
 }
 
-func containsID(s []NodeID, id NodeID) bool {
+func containsID(s []timeline.NodeID, id timeline.NodeID) bool {
 	for _, x := range s {
 		if x == id {
 			return true
@@ -348,7 +349,7 @@ func (t *tracker) finish(sr *StepResult) StepResult {
 }
 
 // liveSet marks the live members of st by NodeID.
-func liveSet(st *State, n int) []bool {
+func liveSet(st *timeline.State, n int) []bool {
 	live := make([]bool, n)
 	for _, m := range st.Members {
 		live[m.ID] = !m.Failed

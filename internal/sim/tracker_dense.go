@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
+
 // The tracker's path for a whole single-replica step that moves a large
 // share of the keys (modulo at every step, jump when it renumbers). The
 // step's undo log is the whole previous assignment, so no key is logged
@@ -15,7 +17,7 @@ package sim
 // movesDense applies and measures a whole step with one replica, owners
 // being every key's new primary owner, when the undo log goes dense. The
 // pair counter must be dense (pairs.keys != nil) and empty.
-func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
+func (t *tracker) movesDense(acc *stepAcc, owners []timeline.NodeID) {
 	cur := t.cur[0]
 	t.takeDense(cur)
 	m := pairMoves{cur: cur, owners: owners, pairs: t.pairTable(acc), keyCell: t.res.keyCell,
@@ -60,7 +62,7 @@ func (t *tracker) movesDense(acc *stepAcc, owners []NodeID) {
 
 // pairMoves is what movesDense counts moved keys with.
 type pairMoves struct {
-	cur, owners []NodeID // owners before and after the step, by key
+	cur, owners []timeline.NodeID // owners before and after the step, by key
 	// pairs holds, by old<<pairShift | new owner, the pair's reason in
 	// the low two bits and its moved keys above them. Its fixed size
 	// spares count the bounds checks, and the registers they would take.
@@ -219,7 +221,7 @@ func foldStrip(dst []Cell, flat *flatStrip) {
 // array and t.cur[0] gets the log's own, or one a dropped log held (see
 // denseBuffer), which is scratch once the caller makes the whole new
 // assignment current.
-func (t *tracker) takeDense(cur []NodeID) {
+func (t *tracker) takeDense(cur []timeline.NodeID) {
 	u := t.hist.open_
 	spare := u.dense[:cap(u.dense)]
 	if len(spare) < len(cur) {
@@ -236,7 +238,7 @@ func (t *tracker) takeDense(cur []NodeID) {
 // register.
 //
 //go:noinline
-func movedRange(buf *[moveBlock]uint32, cur, owners []NodeID, lo, hi int) []uint32 {
+func movedRange(buf *[moveBlock]uint32, cur, owners []timeline.NodeID, lo, hi int) []uint32 {
 	n := 0
 	cur, owners = cur[lo:hi], owners[lo:hi]
 	for i, o := range cur {

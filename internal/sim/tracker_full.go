@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
@@ -8,7 +9,7 @@ import "slices"
 // the previous step's loads and total. It is the reference the tracker's
 // incremental measurement must match, key for key; Replay uses it only
 // under replayOptions.full, which the tests set.
-func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, total int, rank []uint32, keepCounts bool) StepResult {
+func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []int, total int, rank []uint32, keepCounts bool) StepResult {
 	nodes := res.Timeline.Nodes
 	sr := StepResult{Loads: make([]int, len(nodes)), Recurs: -1}
 	k := res.Keys.Len()
@@ -23,7 +24,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, tota
 		sr.Needed = halfAbsDiff(prevLoads, sr.Loads)
 		sr.Ideal = ideal(prevLoads, &res.Timeline.States[i], k)
 	}
-	var prev0 []NodeID
+	var prev0 []timeline.NodeID
 	if prev != nil {
 		prev0 = prev[0]
 	}
@@ -38,7 +39,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]NodeID, prevLoads []int, tota
 
 // fullCompare counts moved keys by reason into the strip, and replica
 // changes.
-func fullCompare(res *Result, i int, prev, cur [][]NodeID, rank []uint32, sr *StepResult, strip *stripCounts) {
+func fullCompare(res *Result, i int, prev, cur [][]timeline.NodeID, rank []uint32, sr *StepResult, strip *stripCounts) {
 	states, n := res.Timeline.States, len(res.Timeline.Nodes)
 	before, after := liveSet(&states[i-1], n), liveSet(&states[i], n)
 	cells, k := uint64(len(strip.KeyOrder)), uint64(res.Keys.Len())
@@ -70,18 +71,18 @@ func fullCompare(res *Result, i int, prev, cur [][]NodeID, rank []uint32, sr *St
 
 // replicaChanges counts keys whose replica set changed and the copies
 // that the new sets need, into streams when it is not nil.
-func replicaChanges(prev, cur [][]NodeID, after []bool, streams *Streams) (changed, copies int) {
-	oldSet := make([]NodeID, 0, len(prev))
+func replicaChanges(prev, cur [][]timeline.NodeID, after []bool, streams *Streams) (changed, copies int) {
+	oldSet := make([]timeline.NodeID, 0, len(prev))
 	for k := range cur[0] {
 		oldSet = oldSet[:0]
 		for _, l := range prev {
-			if l[k] != NoNode {
+			if l[k] != timeline.NoNode {
 				oldSet = append(oldSet, l[k])
 			}
 		}
 		n, live := 0, 0
 		for _, l := range cur {
-			if l[k] != NoNode {
+			if l[k] != timeline.NoNode {
 				live++
 				if !slices.Contains(oldSet, l[k]) {
 					n++

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
@@ -19,7 +20,7 @@ import "slices"
 // whole new assignment, which the caller makes current. It does what
 // change and move do for every key whose owner differs. A whole step
 // that moves more than a third of the keys goes to movesDense.
-func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []NodeID, store bool) {
+func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []timeline.NodeID, store bool) {
 	if t.pairs.keys == nil {
 		t.moves1Sparse(acc, keys, owners, store)
 		return
@@ -144,7 +145,7 @@ func (p *pairCounter) applyLoads(loads []int) int {
 // moves1Sparse is moves1 for node tables too large for a dense pair
 // counter: loads are counted per key, and transfers afterwards from the
 // undo log.
-func (t *tracker) moves1Sparse(acc *stepAcc, keys []uint32, owners []NodeID, store bool) {
+func (t *tracker) moves1Sparse(acc *stepAcc, keys []uint32, owners []timeline.NodeID, store bool) {
 	cur := t.cur[0]
 	forced, gained := reasonTables(acc)
 	gen, rank, cells := t.res.Keys.Gen, t.rank, t.cells
@@ -187,7 +188,7 @@ const moveBlock = 2048
 
 // movedIn compacts the entries j of owners in [base, base+moveBlock)
 // whose key's owner changes into buf, and returns them.
-func movedIn(buf *[moveBlock]uint32, cur []NodeID, keys []uint32, owners []NodeID, base int) []uint32 {
+func movedIn(buf *[moveBlock]uint32, cur []timeline.NodeID, keys []uint32, owners []timeline.NodeID, base int) []uint32 {
 	end := min(base+moveBlock, len(owners))
 	n := 0
 	if keys == nil {
@@ -208,7 +209,7 @@ func movedIn(buf *[moveBlock]uint32, cur []NodeID, keys []uint32, owners []NodeI
 // every 8th block of entries (keys[j], or j when keys is nil, has new owner
 // owners[j]): the undo log then goes dense up front. A wrong guess costs
 // only time: a sparse log that overflows goes dense anyway.
-func likelyDense(cur []NodeID, keys []uint32, owners []NodeID, limit int) bool {
+func likelyDense(cur []timeline.NodeID, keys []uint32, owners []timeline.NodeID, limit int) bool {
 	n, seen := 0, 0
 	for base := 0; base < len(owners); base += 8 * moveBlock {
 		end := min(base+moveBlock, len(owners))
@@ -248,7 +249,7 @@ func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 // fingerprint returns the fingerprint of a whole primary assignment: the
 // sum of term(k, owners[k]), with k·φ kept as a running sum rather than
 // multiplied out for every key.
-func fingerprint(nodeHash []uint64, owners []NodeID) uint64 {
+func fingerprint(nodeHash []uint64, owners []timeline.NodeID) uint64 {
 	var fp, kg uint64
 	for _, o := range owners {
 		fp += keys.Mix64(nodeHash[o] + kg)
@@ -261,7 +262,7 @@ func fingerprint(nodeHash []uint64, owners []NodeID) uint64 {
 // sparse log, the old and the new term of every moved key, or, when the
 // log went dense, from the new primary assignment. The new owners are in
 // cur after a delta (stored) and in owners, by key, after a whole step.
-func (t *tracker) fpAfter(u *undo, cur, owners []NodeID, stored bool) {
+func (t *tracker) fpAfter(u *undo, cur, owners []timeline.NodeID, stored bool) {
 	now := owners
 	if stored {
 		now = cur

@@ -3,6 +3,8 @@ package sim
 import (
 	"maps"
 	"slices"
+
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // This file measures who ships keys to whom, and the request loads, from
@@ -36,7 +38,7 @@ func newPairCounter(n int) pairCounter {
 }
 
 // add counts one key of weight w moved from one node to another.
-func (p *pairCounter) add(from, to NodeID, w uint32) {
+func (p *pairCounter) add(from, to timeline.NodeID, w uint32) {
 	if p.m != nil {
 		key := uint32(from)<<16 | uint32(to)
 		t := p.m[key]
@@ -72,7 +74,7 @@ func (p *pairCounter) flush(reqs []int64) ([]Transfer, int64) {
 			out = make([]Transfer, 0, len(p.touched))
 		}
 		for _, c := range p.touched {
-			out = append(out, Transfer{From: NodeID(int(c) / p.n), To: NodeID(int(c) % p.n),
+			out = append(out, Transfer{From: timeline.NodeID(int(c) / p.n), To: timeline.NodeID(int(c) % p.n),
 				Keys: int(p.keys[c]), Requests: p.reqs[c]})
 			p.keys[c], p.reqs[c] = 0, 0
 		}
@@ -133,11 +135,11 @@ func (t *tracker) startRequests() {
 
 // hotOwners returns the primary owners of the hot keys in owners, or nil
 // when there are none.
-func hotOwners(hot []int, owners []NodeID) []NodeID {
+func hotOwners(hot []int, owners []timeline.NodeID) []timeline.NodeID {
 	if len(hot) == 0 {
 		return nil
 	}
-	out := make([]NodeID, len(hot))
+	out := make([]timeline.NodeID, len(hot))
 	for j, k := range hot {
 		out[j] = owners[k]
 	}
@@ -147,7 +149,7 @@ func hotOwners(hot []int, owners []NodeID) []NodeID {
 // fullTransfers is the reference measurement of transfers, moved
 // requests and request loads from two whole primary assignments (prev is
 // nil at step 0): a map over every key, sorted at the end.
-func fullTransfers(res *Result, prev, cur []NodeID, sr *StepResult) {
+func fullTransfers(res *Result, prev, cur []timeline.NodeID, sr *StepResult) {
 	w := res.Keys.Weight
 	if w != nil {
 		sr.Requests = make([]int64, len(res.Timeline.Nodes))
@@ -159,12 +161,12 @@ func fullTransfers(res *Result, prev, cur []NodeID, sr *StepResult) {
 	if prev == nil {
 		return
 	}
-	pairs := map[[2]NodeID]*Transfer{}
+	pairs := map[[2]timeline.NodeID]*Transfer{}
 	for k := range cur {
 		if prev[k] == cur[k] {
 			continue
 		}
-		key := [2]NodeID{prev[k], cur[k]}
+		key := [2]timeline.NodeID{prev[k], cur[k]}
 		if pairs[key] == nil {
 			pairs[key] = &Transfer{From: prev[k], To: cur[k]}
 		}
@@ -172,7 +174,7 @@ func fullTransfers(res *Result, prev, cur []NodeID, sr *StepResult) {
 		pairs[key].Requests += int64(keyWeight(w, k))
 		sr.MovedRequests += int64(keyWeight(w, k))
 	}
-	for _, key := range slices.SortedFunc(maps.Keys(pairs), func(a, b [2]NodeID) int {
+	for _, key := range slices.SortedFunc(maps.Keys(pairs), func(a, b [2]timeline.NodeID) int {
 		if a[0] != b[0] {
 			return int(a[0]) - int(b[0])
 		}

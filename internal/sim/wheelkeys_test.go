@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"sort"
 	"testing"
@@ -21,12 +22,12 @@ func wheelScenario(k int) *Scenario {
 	return &Scenario{
 		Name: "wheel", Seed: 7, Keys: keys.KeySpec{Count: k},
 		Nodes: nodeNames(6), Rules: wheelRules, Replicas: 1,
-		Steps: []Step{add("node-7"), fail("node-2"), recover_("node-2"), remove("node-7", "node-5")},
+		Steps: []timeline.Step{add("node-7"), fail("node-2"), recover_("node-2"), remove("node-7", "node-5")},
 	}
 }
 
 // arcAt returns the owner of the arc holding position p.
-func arcAt(arcs []Arc, p uint32) NodeID {
+func arcAt(arcs []Arc, p uint32) timeline.NodeID {
 	j := sort.Search(len(arcs), func(j int) bool { return arcs[j].Start > p }) - 1
 	return arcs[j].Node
 }

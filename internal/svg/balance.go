@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // maxBalanceGroups is the most live nodes the balance figure draws as
@@ -22,7 +23,7 @@ func balanceFigure(res *sim.Result) Figure {
 	const name = "balance.svg"
 	last := len(res.Timeline.States) - 1
 	st := &res.Timeline.States[last]
-	var live []sim.Member
+	var live []timeline.Member
 	for _, m := range st.Members {
 		if !m.Failed {
 			live = append(live, m)
@@ -68,7 +69,7 @@ func balanceFigure(res *sim.Result) Figure {
 	return c.figure(Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption})
 }
 
-func balanceGroup(c *canvas, res *sim.Result, sts []ruleStyle, id sim.NodeID, last int, s scale, x, gw, noise float64, slant bool) {
+func balanceGroup(c *canvas, res *sim.Result, sts []ruleStyle, id timeline.NodeID, last int, s scale, x, gw, noise float64, slant bool) {
 	fair := res.FairShare(id, last)
 	c.group(attr("id", c.ref("node-"+fmt.Sprint(id)+"-"+idPart(res.Timeline.Nodes[id]))))
 	c.rect(x+1, s.y(fair*(1+noise)), gw-2, s.y(fair*(1-noise))-s.y(fair*(1+noise)), cls("band"))
@@ -230,7 +231,7 @@ func balanceHead(c *canvas, hd heading, items []legendItem) {
 // every live node's keys as a share of its fair share, sorted from the
 // most to the least loaded, so that a line's slope is the rule's spread
 // and its ends are the busiest and idlest nodes, whatever the node count.
-func balanceProfile(res *sim.Result, live []sim.Member, last int, noise float64) Figure {
+func balanceProfile(res *sim.Result, live []timeline.Member, last int, noise float64) Figure {
 	const name = "balance.svg"
 	title := fmt.Sprintf("Keys per node after the last step (step %d), as a share of the fair share, most loaded first", last)
 	rel := make([][]float64, len(res.Rules))
@@ -276,7 +277,7 @@ func balanceProfile(res *sim.Result, live []sim.Member, last int, noise float64)
 
 // sortedShares returns the live nodes' keys under rule r at step i over
 // their fair shares, largest first.
-func sortedShares(res *sim.Result, r, i int, live []sim.Member) []float64 {
+func sortedShares(res *sim.Result, r, i int, live []timeline.Member) []float64 {
 	out := make([]float64, len(live))
 	for j, m := range live {
 		out[j] = res.LoadShare(r, i, m.ID)

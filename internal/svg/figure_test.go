@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"io"
 	"math"
 	"os"
@@ -24,10 +25,10 @@ var (
 	dump = flag.String("dump", "", "also write every figure into this directory")
 )
 
-func nodes(names ...string) []sim.NodeSpec {
-	var ns []sim.NodeSpec
+func nodes(names ...string) []timeline.NodeSpec {
+	var ns []timeline.NodeSpec
 	for _, n := range names {
-		ns = append(ns, sim.NodeSpec{Name: n})
+		ns = append(ns, timeline.NodeSpec{Name: n})
 	}
 	return ns
 }
@@ -43,11 +44,11 @@ func walkthrough(name string, k int) *sim.Scenario {
 		Nodes:    nodes("a", "b", "c", "d", "e"),
 		Rules:    []sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
 		Replicas: 1,
-		Steps: []sim.Step{
-			{Op: sim.OpAdd, Nodes: nodes("f")},
-			{Op: sim.OpFail, Nodes: nodes("b")},
-			{Op: sim.OpRecover, Nodes: nodes("b")},
-			{Op: sim.OpVNodes, Value: 1},
+		Steps: []timeline.Step{
+			{Op: timeline.OpAdd, Nodes: nodes("f")},
+			{Op: timeline.OpFail, Nodes: nodes("b")},
+			{Op: timeline.OpRecover, Nodes: nodes("b")},
+			{Op: timeline.OpVNodes, Value: 1},
 		},
 	}
 }
@@ -131,7 +132,7 @@ func TestHostileNames(t *testing.T) {
 	s := walkthrough(`evil"name&<x>`, 300)
 	s.Title = evil
 	s.Nodes = nodes(`a"b`, "<script>", "c&d", evil, "e'")
-	s.Steps = []sim.Step{{Op: sim.OpAdd, Nodes: nodes(`f"><g onload="x`)}, {Op: sim.OpFail, Nodes: nodes("<script>")}}
+	s.Steps = []timeline.Step{{Op: timeline.OpAdd, Nodes: nodes(`f"><g onload="x`)}, {Op: timeline.OpFail, Nodes: nodes("<script>")}}
 	s.Rules = []sim.RuleSpec{{Kind: "ring", Label: `r"<b>&`}, {Kind: "modulo", Label: "<m>"}}
 	for _, f := range replay(t, s) {
 		checkFigure(t, f)
@@ -175,7 +176,7 @@ func TestManyNodesAndRules(t *testing.T) {
 		names = append(names, "cache-node-"+string(rune('a'+i))+"-with-a-long-name")
 	}
 	s.Nodes = nodes(names[:19]...)
-	s.Steps = []sim.Step{{Op: sim.OpAdd, Nodes: nodes(names[19])}, {Op: sim.OpFail, Nodes: nodes(names[1], names[7])}}
+	s.Steps = []timeline.Step{{Op: timeline.OpAdd, Nodes: nodes(names[19])}, {Op: timeline.OpFail, Nodes: nodes(names[1], names[7])}}
 	s.Rules = []sim.RuleSpec{{Kind: "ring"}, {Kind: "ring", VNodes: 10}, {Kind: "modulo"}, {Kind: "ring", VNodes: 1000}}
 	for _, f := range replay(t, s) {
 		checkFigure(t, f)
@@ -222,7 +223,7 @@ func TestWheelKeysEveryRule(t *testing.T) {
 	rules = append(rules, sim.RuleSpec{Kind: "ring", Hash: "xxhash64"})
 	s := &sim.Scenario{Name: "dots", Title: "dots", Seed: 3, Keys: keys.KeySpec{Count: 400},
 		Nodes: nodes("a", "b", "c", "d"), Rules: rules, Replicas: 1,
-		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: nodes("e")}}}
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: nodes("e")}}}
 	for _, f := range replay(t, s) {
 		if f.Name != "step-1-rings.svg" {
 			continue
@@ -246,9 +247,9 @@ func TestStepLabelsApart(t *testing.T) {
 		s.Steps = nil
 		for j := range steps {
 			if j%2 == 0 {
-				s.Steps = append(s.Steps, sim.Step{Op: sim.OpFail, Nodes: nodes("b")})
+				s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpFail, Nodes: nodes("b")})
 			} else {
-				s.Steps = append(s.Steps, sim.Step{Op: sim.OpRecover, Nodes: nodes("b")})
+				s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpRecover, Nodes: nodes("b")})
 			}
 		}
 		res, err := sim.Replay(s)
@@ -310,7 +311,7 @@ func TestFigureOfMatchesFigures(t *testing.T) {
 func TestAvailabilityFigure(t *testing.T) {
 	s := walkthrough("w", 900)
 	s.Replicas = 3
-	s.Steps = []sim.Step{{Op: sim.OpFail, Nodes: nodes("a", "b", "c", "d")}}
+	s.Steps = []timeline.Step{{Op: timeline.OpFail, Nodes: nodes("a", "b", "c", "d")}}
 	res, err := sim.Replay(s)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package svg
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestLegendMembers(t *testing.T) {
 	}
 	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: nodes(names...),
 		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "modulo"}}, Replicas: 1,
-		Steps: []sim.Step{{Op: sim.OpFail, Nodes: nodes("n03")}, {Op: sim.OpAdd, Nodes: nodes("x")}}}
+		Steps: []timeline.Step{{Op: timeline.OpFail, Nodes: nodes("n03")}, {Op: timeline.OpAdd, Nodes: nodes("x")}}}
 	res, err := sim.Replay(s)
 	if err != nil {
 		t.Fatal(err)
@@ -54,11 +55,11 @@ func TestLegendMembers(t *testing.T) {
 
 // wantLegend is legendMembers by brute force: rank the live members by
 // load, ties to the earlier one.
-func wantLegend(st sim.State, loads []int) []sim.Member {
+func wantLegend(st timeline.State, loads []int) []timeline.Member {
 	if len(st.Members) <= maxLegendRows {
 		return st.Members
 	}
-	var out []sim.Member
+	var out []timeline.Member
 	for j, m := range st.Members {
 		above, below := 0, 0 // live members that rank before m, by load
 		for jj, o := range st.Members {
@@ -99,7 +100,7 @@ func TestBalanceProfile(t *testing.T) {
 	}
 	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: nodes(names...),
 		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "maglev"}}, Replicas: 1,
-		Steps: []sim.Step{{Op: sim.OpFail, Nodes: nodes("n03")}}}
+		Steps: []timeline.Step{{Op: timeline.OpFail, Nodes: nodes("n03")}}}
 	res, err := sim.Replay(s)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +108,7 @@ func TestBalanceProfile(t *testing.T) {
 	f := balanceFigure(res)
 	checkFigure(t, f)
 	svg := string(f.SVG)
-	live := []sim.Member{}
+	live := []timeline.Member{}
 	for _, m := range res.Timeline.States[1].Members {
 		if !m.Failed {
 			live = append(live, m)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // Theme is the colour scheme of a standalone figure file.
@@ -158,7 +159,7 @@ var nodePalette = [...][3]uint8{
 
 // nodeColor is the colour of node id in every figure of a scenario: the
 // palette's hues by NodeID, then the same hues darker, then lighter.
-func nodeColor(id sim.NodeID) string {
+func nodeColor(id timeline.NodeID) string {
 	c := nodePalette[int(id)%len(nodePalette)]
 	switch (int(id) / len(nodePalette)) % 3 {
 	case 1:

@@ -12,6 +12,7 @@ import (
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // cssColor finds the colour a style sheet gives class's property.
@@ -174,7 +175,7 @@ func TestDataColours(t *testing.T) {
 		}
 	}
 	for id := range 3 * len(nodePalette) {
-		if c := nodeColor(sim.NodeID(id)); c == inColor || c == outColor {
+		if c := nodeColor(timeline.NodeID(id)); c == inColor || c == outColor {
 			t.Errorf("node %d has the transfer colour %s", id, c)
 		}
 	}

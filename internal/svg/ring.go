@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // figW is the width of every figure: read at 600 px the text stays at
@@ -88,7 +89,7 @@ func ringsFigure(res *sim.Result, i int, name string) Figure {
 	return c.figure(Figure{Name: name, Kind: "rings", Step: i, Title: title, Caption: caption})
 }
 
-func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State) {
+func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.State) {
 	rr := &res.Rules[r]
 	sr := &rr.Steps[i]
 	for j, l := range g.labels[r] {
@@ -96,15 +97,15 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State
 	}
 	c.text(10, g.hd-6, fit(wheelSubtitle(res, r, i), g.pw-20, 10), cls("muted"), attr("font-size", "10"))
 	cx, cy := g.pw/2, g.hd+g.r+30
-	failed := func(id sim.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
+	failed := func(id timeline.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
 	nodes := len(res.Timeline.Nodes)
-	c.ring(cx, cy, g.r, 16, arcSpans(res.Arcs(r, i), nodes, 2*math.Pi*g.r), func(id sim.NodeID) []string {
+	c.ring(cx, cy, g.r, 16, arcSpans(res.Arcs(r, i), nodes, 2*math.Pi*g.r), func(id timeline.NodeID) []string {
 		return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
 	})
 	if sr.Points != nil {
 		tr := g.r + 15
 		spans := tickSpans(sr.Points, nodes, 1, 2*math.Pi*tr)
-		c.ring(cx, cy, tr, 9, spans, func(id sim.NodeID) []string {
+		c.ring(cx, cy, tr, 9, spans, func(id timeline.NodeID) []string {
 			if failed(id) {
 				return []string{cls("failed"), attr("fill", "none"), attr("stroke-opacity", ".8")}
 			}
@@ -174,7 +175,7 @@ const legendExtremes = 4
 // are all listed; beyond that the legend keeps the members the step acted
 // on, the failed ones, and the legendExtremes most and least loaded under
 // the rule (sim.Result.Notable), at most maxLegendRows − 1 rows.
-func legendMembers(res *sim.Result, r, i int) (shown []sim.Member, more int) {
+func legendMembers(res *sim.Result, r, i int) (shown []timeline.Member, more int) {
 	st := &res.Timeline.States[i]
 	if len(st.Members) <= maxLegendRows {
 		return st.Members, 0

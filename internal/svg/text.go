@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // opText says what step i did, e.g. "add f", listing at most three nodes.
@@ -23,23 +24,23 @@ func opShort(res *sim.Result, i int) string {
 		}
 	}
 	switch st.Op {
-	case sim.OpAdd:
+	case timeline.OpAdd:
 		return "+" + first
-	case sim.OpRemove:
+	case timeline.OpRemove:
 		return "−" + first
-	case sim.OpFail:
+	case timeline.OpFail:
 		return "✕" + first
-	case sim.OpRecover:
+	case timeline.OpRecover:
 		return "↺" + first
-	case sim.OpVNodes:
+	case timeline.OpVNodes:
 		return "v=" + strconv.Itoa(st.VNodes)
-	case sim.OpReplicas:
+	case timeline.OpReplicas:
 		return "R=" + strconv.Itoa(st.Replicas)
-	case sim.OpPartitions:
+	case timeline.OpPartitions:
 		return "p=" + strconv.Itoa(st.Partitions)
-	case sim.OpShards:
+	case timeline.OpShards:
 		return "s=" + strconv.Itoa(st.Shards)
-	case sim.OpWeight:
+	case timeline.OpWeight:
 		return "w " + first
 	}
 	return "start"

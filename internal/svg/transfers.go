@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // transferPanelH is the height of one rule's panel: half above the zero
@@ -92,9 +93,9 @@ func transfersFigure(res *sim.Result) Figure {
 	for id, name := range nodes {
 		cx := plotL + (float64(id)+0.5)*gw
 		if id%every == 0 {
-			nodeLabel(c, name, res.Timeline.Nodes[id], nodeColor(sim.NodeID(id)), cx, bottom, gw, slant)
+			nodeLabel(c, name, res.Timeline.Nodes[id], nodeColor(timeline.NodeID(id)), cx, bottom, gw, slant)
 		} else {
-			c.rect(cx-3.5, bottom+5, 7, 7, attr("fill", nodeColor(sim.NodeID(id))))
+			c.rect(cx-3.5, bottom+5, 7, 7, attr("fill", nodeColor(timeline.NodeID(id))))
 		}
 	}
 	return c.figure(Figure{Name: name, Kind: "transfers", Step: -1, Title: title, Caption: caption})

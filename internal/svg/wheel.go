@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // circle is 2³², the size of the hash space.
@@ -92,7 +93,7 @@ func arcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
 		if j+1 < len(arcs) {
 			end = float64(arcs[j+1].Start)
 		}
-		if a.Node == sim.NoNode || int(a.Node) >= nodes {
+		if a.Node == timeline.NoNode || int(a.Node) >= nodes {
 			continue
 		}
 		out[a.Node] = append(out[a.Node], span{float64(a.Start) / circle, end / circle})
@@ -108,7 +109,7 @@ func denseArcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
 	cells := int(math.Ceil(l))
 	out := make([][]span, nodes)
 	j := 0
-	owner := func(c int) sim.NodeID { // c ascending
+	owner := func(c int) timeline.NodeID { // c ascending
 		mid := (float64(c) + 0.5) / float64(cells) * circle
 		for j+1 < len(arcs) && float64(arcs[j+1].Start) <= mid {
 			j++
@@ -116,13 +117,13 @@ func denseArcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
 		return arcs[j].Node
 	}
 	for c, id := 0, owner(0); c < cells; {
-		e, next := c+1, sim.NoNode
+		e, next := c+1, timeline.NoNode
 		for ; e < cells; e++ {
 			if next = owner(e); next != id {
 				break
 			}
 		}
-		if id != sim.NoNode && int(id) < nodes {
+		if id != timeline.NoNode && int(id) < nodes {
 			out[id] = append(out[id], span{float64(c) / float64(cells), float64(e) / float64(cells)})
 		}
 		c, id = e, next
@@ -185,7 +186,7 @@ func denseTickSpans(pts []sim.Point, nodes int, w, l float64) [][]span {
 }
 
 // ring strokes each node's spans along a circle of radius r as dashes.
-func (c *canvas) ring(cx, cy, r, width float64, spans [][]span, style func(id sim.NodeID) []string) {
+func (c *canvas) ring(cx, cy, r, width float64, spans [][]span, style func(id timeline.NodeID) []string) {
 	l := 2 * math.Pi * r
 	d := loop(cx, cy, r)
 	var bounds []float64
@@ -196,7 +197,7 @@ func (c *canvas) ring(cx, cy, r, width float64, spans [][]span, style func(id si
 			continue
 		}
 		da = appendDashes(da[:0], bounds, l)
-		attrs := append(style(sim.NodeID(id)), attr("stroke-width", num(width)), attr("stroke-dasharray", string(da)))
+		attrs := append(style(timeline.NodeID(id)), attr("stroke-width", num(width)), attr("stroke-dasharray", string(da)))
 		c.path(d, attrs...)
 	}
 }

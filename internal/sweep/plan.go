@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // The parameters a plan can sweep, by their scenario spelling.
@@ -94,13 +95,13 @@ func rename(s *sim.Scenario, j int) {
 	}
 }
 
-func renamed(ns []sim.NodeSpec, j int) []sim.NodeSpec {
+func renamed(ns []timeline.NodeSpec, j int) []timeline.NodeSpec {
 	if ns == nil {
 		return nil
 	}
-	out := make([]sim.NodeSpec, len(ns))
+	out := make([]timeline.NodeSpec, len(ns))
 	for k, n := range ns {
-		out[k] = sim.NodeSpec{Name: Rename(n.Name, j), Weight: n.Weight}
+		out[k] = timeline.NodeSpec{Name: Rename(n.Name, j), Weight: n.Weight}
 	}
 	return out
 }
@@ -130,8 +131,8 @@ func (p Plan) set(s *sim.Scenario, v float64) {
 
 // GeneratedNodes returns node-1 .. node-n with weight 1: the nodes of
 // "nodes: n", and of every value n of a nodes sweep.
-func GeneratedNodes(n int) []sim.NodeSpec {
-	out := make([]sim.NodeSpec, n)
+func GeneratedNodes(n int) []timeline.NodeSpec {
+	out := make([]timeline.NodeSpec, n)
 	for i := range out {
 		out[i].Name = "node-" + strconv.Itoa(i+1)
 	}

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"github.com/ringreport/ringreport/internal/workers"
 	"sync"
 
@@ -59,7 +60,7 @@ type Result struct {
 	Runs [][]Run
 	// Starts holds, per sweep value, the state at step 0 and, when the
 	// scenario has one, step 1 (of seed 0): what the theory needs.
-	Starts [][]sim.State
+	Starts [][]timeline.State
 }
 
 // Options tunes Run. It has no fields yet: the replays run on the
@@ -75,7 +76,7 @@ func Execute(base *sim.Scenario, p Plan, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("sweep: %d replays of %.3g key placements in all is over the limit of %d (MaxWork)", p.Variants(), w, int64(MaxWork))
 	}
 	nv, ns := p.Points(), p.SeedCount()
-	res := &Result{Plan: p, Base: base, Runs: make([][]Run, nv), Starts: make([][]sim.State, nv)}
+	res := &Result{Plan: p, Base: base, Runs: make([][]Run, nv), Starts: make([][]timeline.State, nv)}
 	errs := make([]error, nv*ns)
 	for i := range res.Runs {
 		res.Runs[i] = make([]Run, ns)
@@ -127,9 +128,9 @@ func summarize(r *sim.Result) Run {
 	return run
 }
 
-func starts(r *sim.Result) []sim.State {
+func starts(r *sim.Result) []timeline.State {
 	n := min(len(r.Timeline.States), 2)
-	return append([]sim.State(nil), r.Timeline.States[:n]...)
+	return append([]timeline.State(nil), r.Timeline.States[:n]...)
 }
 
 func labels(r *sim.Result) []sim.RuleSpec {

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"runtime"
 
 	"github.com/ringreport/ringreport/internal/workers"
@@ -14,10 +15,10 @@ import (
 )
 
 // twelve is 12 nodes under a ring, with a thirteenth node joining.
-func twelve(keys int) *sim.Scenario {
-	return &sim.Scenario{Name: "twelve", Title: "Twelve", Seed: 1, Keys: keys.KeySpec{Count: keys}, Nodes: GeneratedNodes(12),
+func twelve(n int) *sim.Scenario {
+	return &sim.Scenario{Name: "twelve", Title: "Twelve", Seed: 1, Keys: keys.KeySpec{Count: n}, Nodes: GeneratedNodes(12),
 		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}}, Replicas: 1,
-		Steps: []sim.Step{{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "node-13"}}}}}
+		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "node-13"}}}}}
 }
 
 // TestRingTheory checks that the measured ring cv agrees with

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // RingCV is the coefficient of variation of the node loads that a hash
@@ -69,7 +70,7 @@ func (res *Result) Curves(metric string) []Curve {
 
 // even reports whether st has no failed member and equal weights, and
 // returns its size.
-func even(st *sim.State) (int, bool) {
+func even(st *timeline.State) (int, bool) {
 	for _, m := range st.Members {
 		if m.Failed || m.Weight != st.Members[0].Weight {
 			return 0, false
@@ -132,7 +133,7 @@ func (res *Result) addCurve(r int, spec sim.RuleSpec) (Curve, bool) {
 			st0, st1 := &res.Starts[i][0], &res.Starts[i][1]
 			n, even0 := even(st0)
 			n1, even1 := even(st1)
-			if even0 && even1 && st1.Op == sim.OpAdd && n1 == n+1 && st1.Replicas == 1 {
+			if even0 && even1 && st1.Op == timeline.OpAdd && n1 == n+1 && st1.Replicas == 1 {
 				y = 1 / float64(n+1)
 				if modulo {
 					y = float64(n) / float64(n+1)

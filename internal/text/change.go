@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // Change says what step i of a replay did, in plain text: "start with a,
@@ -14,24 +15,24 @@ import (
 func Change(res *sim.Result, i, maxNames int) string {
 	st := &res.Timeline.States[i]
 	switch st.Op {
-	case sim.OpStart:
+	case timeline.OpStart:
 		return "start with " + members(res, st, maxNames)
-	case sim.OpVNodes:
+	case timeline.OpVNodes:
 		return "points per node → " + strconv.Itoa(st.VNodes)
-	case sim.OpReplicas:
+	case timeline.OpReplicas:
 		return "replicas → " + strconv.Itoa(st.Replicas)
-	case sim.OpPartitions:
+	case timeline.OpPartitions:
 		return "partitions → " + strconv.Itoa(st.Partitions)
-	case sim.OpShards:
+	case timeline.OpShards:
 		return "shards → " + strconv.Itoa(st.Shards)
-	case sim.OpRecover:
+	case timeline.OpRecover:
 		if i-1 < len(res.Scenario.Steps) && res.Scenario.Steps[i-1].All {
 			if len(st.Named) == 0 {
 				return "recover all (none had failed)"
 			}
 			return "recover all: " + named(res, st, maxNames)
 		}
-	case sim.OpRemove, sim.OpFail:
+	case timeline.OpRemove, timeline.OpFail:
 		if st.Random {
 			return st.Op.String() + " " + named(res, st, maxNames) + " (random)"
 		}
@@ -41,15 +42,15 @@ func Change(res *sim.Result, i, maxNames int) string {
 
 // named lists the nodes a step acted on, with the weight for add (when
 // not 1) and weight steps: "f (weight 2)", "a → 2".
-func named(res *sim.Result, st *sim.State, maxNames int) string {
+func named(res *sim.Result, st *timeline.State, maxNames int) string {
 	parts := make([]string, 0, len(st.Named))
 	for _, id := range st.Named {
 		p := res.Timeline.Nodes[id]
 		m, _ := st.Member(id)
 		switch {
-		case st.Op == sim.OpWeight:
+		case st.Op == timeline.OpWeight:
 			p += " → " + strconv.Itoa(m.Weight)
-		case st.Op == sim.OpAdd && m.Weight != 1:
+		case st.Op == timeline.OpAdd && m.Weight != 1:
 			p += " (weight " + strconv.Itoa(m.Weight) + ")"
 		}
 		parts = append(parts, p)
@@ -59,7 +60,7 @@ func named(res *sim.Result, st *sim.State, maxNames int) string {
 
 // members lists the members of st in join order, with their weights
 // unless all live members weigh the same.
-func members(res *sim.Result, st *sim.State, maxNames int) string {
+func members(res *sim.Result, st *timeline.State, maxNames int) string {
 	weighted := !EqualWeights(st)
 	parts := make([]string, len(st.Members))
 	for i, m := range st.Members {
@@ -72,7 +73,7 @@ func members(res *sim.Result, st *sim.State, maxNames int) string {
 }
 
 // EqualWeights reports whether the live members of st share one weight.
-func EqualWeights(st *sim.State) bool {
+func EqualWeights(st *timeline.State) bool {
 	w := 0
 	for _, m := range st.Members {
 		if m.Failed {

@@ -2,6 +2,7 @@ package text
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"testing"
 
@@ -30,17 +31,17 @@ func TestNumbers(t *testing.T) {
 
 func TestChange(t *testing.T) {
 	s := &sim.Scenario{Name: "c", Title: "c", Seed: 1, Replicas: 1, Keys: keys.KeySpec{Count: 10},
-		Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b", Weight: 2}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
+		Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b", Weight: 2}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
 		Rules: []sim.RuleSpec{{Kind: "modulo", Label: "modulo"}},
-		Steps: []sim.Step{
-			{Op: sim.OpAdd, Nodes: []sim.NodeSpec{{Name: "f", Weight: 3}}},
-			{Op: sim.OpRemove, Random: true},
-			{Op: sim.OpFail, Nodes: []sim.NodeSpec{{Name: "a"}, {Name: "b"}}},
-			{Op: sim.OpRecover, All: true},
-			{Op: sim.OpRecover, All: true},
-			{Op: sim.OpVNodes, Value: 240},
-			{Op: sim.OpReplicas, Value: 3},
-			{Op: sim.OpWeight, Nodes: []sim.NodeSpec{{Name: "a", Weight: 2}}},
+		Steps: []timeline.Step{
+			{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "f", Weight: 3}}},
+			{Op: timeline.OpRemove, Random: true},
+			{Op: timeline.OpFail, Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b"}}},
+			{Op: timeline.OpRecover, All: true},
+			{Op: timeline.OpRecover, All: true},
+			{Op: timeline.OpVNodes, Value: 240},
+			{Op: timeline.OpReplicas, Value: 3},
+			{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "a", Weight: 2}}},
 		}}
 	res, err := sim.Replay(s)
 	if err != nil {

@@ -1,4 +1,4 @@
-package sim
+package timeline
 
 import (
 	"fmt"
@@ -109,13 +109,14 @@ func pick(r *rand.Rand, n int) int {
 	}
 }
 
-// NewTimeline resolves a scenario's membership changes, including its
-// seeded random choices, and reports every step that cannot be done.
+// NewTimeline resolves a scenario's membership changes (its starting
+// nodes, replication and steps), including the random choices seeded by
+// seed, and reports every step that cannot be done.
 // The Timeline is usable only when no errors are returned.
-func NewTimeline(s *Scenario) (*Timeline, []StepError) {
-	b := &timelineBuilder{t: &Timeline{}, ids: map[string]NodeID{}, rng: keys.NewRand(s.Seed, keys.StreamChoice)}
-	start := State{Op: OpStart, Replicas: max(s.Replicas, 1)}
-	for i, n := range s.Nodes {
+func NewTimeline(seed uint64, nodes []NodeSpec, replicas int, steps []Step) (*Timeline, []StepError) {
+	b := &timelineBuilder{t: &Timeline{}, ids: map[string]NodeID{}, rng: keys.NewRand(seed, keys.StreamChoice)}
+	start := State{Op: OpStart, Replicas: max(replicas, 1)}
+	for i, n := range nodes {
 		if _, dup := start.Member(b.id(n.Name)); dup {
 			b.errorf(0, i, "duplicate node %q", n.Name)
 			continue
@@ -123,13 +124,13 @@ func NewTimeline(s *Scenario) (*Timeline, []StepError) {
 		start.Members = append(start.Members, Member{ID: b.id(n.Name), Weight: weightOf(n), Failed: n.Down})
 		b.label(0, i, n)
 	}
-	if len(s.Nodes) == 0 {
+	if len(nodes) == 0 {
 		b.errorf(0, -1, "the cluster needs at least one node")
 	} else if start.Live() == 0 {
 		b.errorf(0, -1, "every starting node is down; at least one must be live")
 	}
 	b.t.States = append(b.t.States, start)
-	for i, st := range s.Steps {
+	for i, st := range steps {
 		b.apply(i+1, st)
 	}
 	if len(b.t.Nodes) > MaxNodes {
