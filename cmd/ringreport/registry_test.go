@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/profile"
-	"github.com/ringreport/ringreport/internal/sim"
 )
 
 // toyRule is a test-only placement rule: a key goes to live server
@@ -45,11 +45,11 @@ func (p toyPlacement) Owners(h uint64, r int, dst []int) []int {
 	return dst
 }
 
-var toyKind = sim.Profile{
+var toyKind = placer.Profile{
 	Name: "toy-rule", Doc: "A test-only rule.", Bits: 32, Mosaic: true,
-	Params: []sim.Param{sim.Opt(sim.Param{Name: "skew", Type: sim.ParamInt, Min: 0, Max: 5, Default: "2",
+	Params: []placer.Param{placer.Opt(placer.Param{Name: "skew", Type: placer.ParamInt, Min: 0, Max: 5, Default: "2",
 		Doc: "Buckets to skip.", Prefix: "skew "})},
-	New: func(spec sim.RuleSpec) (profile.Rule, error) {
+	New: func(spec placer.RuleSpec) (profile.Rule, error) {
 		n, err := strconv.Atoi(spec.Opts["skew"])
 		return toyRule{skew: n}, err
 	},
@@ -59,9 +59,9 @@ var toyKind = sim.Profile{
 // a scenario with it: the parser accepts it and its parameter, the schema
 // describes it, and every output names it, with no edit anywhere else.
 func TestToyRuleEndToEnd(t *testing.T) {
-	saved := sim.Kinds
-	sim.Kinds = append(append([]sim.Kind(nil), saved...), toyKind)
-	t.Cleanup(func() { sim.Kinds = saved })
+	saved := placer.Kinds
+	placer.Kinds = append(append([]placer.Kind(nil), saved...), toyKind)
+	t.Cleanup(func() { placer.Kinds = saved })
 
 	if !bytes.Contains(buildSchema(), []byte(`"rule-toy-rule"`)) {
 		t.Error("the schema has no definition of the toy rule")
@@ -109,7 +109,7 @@ func TestToyRuleEndToEnd(t *testing.T) {
 // render.go's figure table only.
 func TestNoRuleNamesOutsideRegistry(t *testing.T) {
 	names := map[string]bool{}
-	for _, k := range sim.Kinds {
+	for _, k := range placer.Kinds {
 		names[k.Name] = true
 		for _, a := range k.Aliases {
 			names[a] = true
@@ -131,7 +131,7 @@ func TestNoRuleNamesOutsideRegistry(t *testing.T) {
 		// readers of the products' configuration files, speak their
 		// products' own words ("distribution: ketama", the nginx format)
 		// and know nothing of ringreport's rules.
-		if rel == "internal/sim/registry.go" || strings.HasPrefix(rel, "internal/sim/rule_") ||
+		if rel == "internal/placer/registry.go" || strings.HasPrefix(rel, "internal/placer/rule_") ||
 			strings.HasPrefix(rel, "internal/profile/") || strings.HasPrefix(rel, "internal/conformance/") ||
 			strings.HasPrefix(rel, "internal/nodesfrom/") {
 			return nil
@@ -148,7 +148,7 @@ func TestNoRuleNamesOutsideRegistry(t *testing.T) {
 			}
 			s, err := strconv.Unquote(lit.Value)
 			if err == nil && names[s] && !(rel == "cmd/ringreport/render.go" && s == "ring") {
-				t.Errorf("%s: rule name %q as a literal; read it from the registry (internal/sim/registry.go)", fset.Position(lit.Pos()), s)
+				t.Errorf("%s: rule name %q as a literal; read it from the registry (internal/placer/registry.go)", fset.Position(lit.Pos()), s)
 			}
 			return true
 		})

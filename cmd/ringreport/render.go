@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/report"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
@@ -289,7 +290,7 @@ func (f *renderFlags) selectRule(s *sim.Scenario) error {
 	var labels []string
 	for _, r := range s.Rules {
 		if r.Label == f.rule {
-			s.Rules = []sim.RuleSpec{r}
+			s.Rules = []placer.RuleSpec{r}
 			return nil
 		}
 		labels = append(labels, fmt.Sprintf("%q", r.Label))

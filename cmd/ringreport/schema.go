@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -88,7 +89,7 @@ func ruleDefinitions() []definition {
 	// whose parameter of the same name differs (libmemcached's hash) has
 	// its own inline.
 	uses, first := map[string]int{}, map[string]string{}
-	for _, k := range sim.Kinds {
+	for _, k := range placer.Kinds {
 		for _, p := range k.Params {
 			sig := paramSignature(p)
 			if _, ok := first[p.Name]; !ok {
@@ -103,8 +104,8 @@ func ruleDefinitions() []definition {
 	anyOf := []any{nil}
 	var defs, shared []definition
 	seen := map[string]bool{}
-	for _, k := range sim.Kinds {
-		if !slices.ContainsFunc(k.Params, func(p sim.Param) bool { return p.Required }) {
+	for _, k := range placer.Kinds {
+		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)
 		}
@@ -164,38 +165,38 @@ func expectationDefinition() definition {
 }
 
 // paramSignature is what makes two declarations of a parameter alike.
-func paramSignature(p sim.Param) string {
+func paramSignature(p placer.Param) string {
 	return fmt.Sprintf("%d %d %d %q %q %q", p.Type, p.Min, p.Max, p.Values, p.Default, p.Doc)
 }
 
 func ref(name string) obj { return obj{{"$ref", "#/definitions/" + name}} }
 
 // paramSchema is the schema of one parameter's value.
-func paramSchema(p sim.Param) obj {
+func paramSchema(p placer.Param) obj {
 	doc := p.Doc
 	if p.Default != "" {
 		doc += " Default " + p.Default + "."
 	}
 	var o obj
 	switch p.Type {
-	case sim.ParamInt, sim.ParamPrime:
+	case placer.ParamInt, placer.ParamPrime:
 		o = obj{{"type", "integer"}, {"minimum", p.Min}, {"maximum", p.Max}}
-	case sim.ParamFloat:
+	case placer.ParamFloat:
 		o = obj{{"type", "number"}, {"exclusiveMinimum", 0}}
 		if p.Max > 0 {
 			o = append(o, kv{"maximum", p.Max})
 		}
-	case sim.ParamBool:
+	case placer.ParamBool:
 		o = obj{{"type", "boolean"}}
-	case sim.ParamEnum:
+	case placer.ParamEnum:
 		o = obj{{"type", "string"}, {"enum", p.Values}}
-	case sim.ParamString:
+	case placer.ParamString:
 		o = obj{{"type", "string"}}
-	case sim.ParamCounts:
+	case placer.ParamCounts:
 		o = obj{{"type", "object"}, {"minProperties", 1}, {"additionalProperties", obj{{"type", "integer"}, {"minimum", p.Min}, {"maximum", p.Max}}}}
 	}
 	o = append(o, kv{"description", doc})
-	if p.Default != "" && p.Type != sim.ParamEnum && p.Type != sim.ParamBool {
+	if p.Default != "" && p.Type != placer.ParamEnum && p.Type != placer.ParamBool {
 		if f, err := strconv.ParseFloat(p.Default, 64); err == nil {
 			o = append(o, kv{"examples", []float64{f}})
 		}

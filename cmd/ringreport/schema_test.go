@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ringreport/ringreport/internal/nodesfrom"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -134,8 +135,8 @@ func TestSchemaMatchesParser(t *testing.T) {
 	}
 	d := s.Definitions
 	var names []string
-	for _, k := range sim.Kinds {
-		if !slices.ContainsFunc(k.Params, func(p sim.Param) bool { return p.Required }) {
+	for _, k := range placer.Kinds {
+		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/prose"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
@@ -194,7 +195,7 @@ func ruleInfos(res *sim.Result) []RuleInfo {
 }
 
 // ruleParams lists a rule's parameters in words, defaults filled in.
-func ruleParams(spec sim.RuleSpec) []string {
+func ruleParams(spec placer.RuleSpec) []string {
 	var ps []string
 	for _, v := range spec.Values() {
 		if v.One != "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -24,10 +25,10 @@ var formulaLabels = []string{"=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)", "
 // character (numbers such as -0.5 are numbers), every hostile name is
 // there behind an apostrophe, and data.json keeps the exact labels.
 func TestCSVOutputsNeutraliseFormulas(t *testing.T) {
-	var rules []sim.RuleSpec
+	var rules []placer.RuleSpec
 	for i, l := range formulaLabels {
 		kind := []string{"ring", "modulo", "jump"}[i%3]
-		rules = append(rules, sim.RuleSpec{Kind: kind, Label: l, VNodes: 8})
+		rules = append(rules, placer.RuleSpec{Kind: kind, Label: l, VNodes: 8})
 	}
 	s := &sim.Scenario{Name: "formulas", Title: "formulas", Seed: 4, Keys: keys.KeySpec{Count: 300}, Replicas: 1,
 		Nodes: names("=a", "+b", "-c", "@d"), Rules: rules,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/golden"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -53,7 +54,7 @@ func hostile() *sim.Scenario {
 		Seed:     3,
 		Keys:     keys.KeySpec{Count: 50},
 		Nodes:    names("<script>alert(1)</script>", "a|b", `"><svg onload=x>`, "[x](javascript:y)", "https://evil.example/x", "www.evil.example", "$x^2$"),
-		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "<b>r|ng</b>", VNodes: 8}, {Kind: "modulo", Label: "`m`\\"}},
+		Rules:    []placer.RuleSpec{{Kind: "ring", Label: "<b>r|ng</b>", VNodes: 8}, {Kind: "modulo", Label: "`m`\\"}},
 		Replicas: 2,
 		Probes:   []string{"<img src=x onerror=y>", "p|q"},
 		Steps: []timeline.Step{

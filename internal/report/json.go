@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -132,7 +133,7 @@ func (d *jsonDoc) document(st *sweep.Result) {
 }
 
 // rule describes a rule with its effective parameters.
-func (d *jsonDoc) rule(spec sim.RuleSpec) {
+func (d *jsonDoc) rule(spec placer.RuleSpec) {
 	e, p := d.e, spec.Effective()
 	e.openObject()
 	e.kstr("label", spec.Label)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -16,7 +17,7 @@ import (
 // quadratic in the cluster size.
 func scaleModulo(count, nodes, steps int) *sim.Scenario {
 	s := &sim.Scenario{Name: "scale", Title: "scale", Seed: 1, Keys: keys.KeySpec{Count: count},
-		Rules: []sim.RuleSpec{{Kind: "modulo"}}, Replicas: 1}
+		Rules: []placer.RuleSpec{{Kind: "modulo"}}, Replicas: 1}
 	for i := range nodes {
 		s.Nodes = append(s.Nodes, timeline.NodeSpec{Name: fmt.Sprintf("node-%d", i+1)})
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 )
@@ -277,7 +278,7 @@ func refData(res *sim.Result, st *sweep.Result) refReport {
 }
 
 // refRuleOf describes a rule with its effective parameters.
-func refRuleOf(spec sim.RuleSpec) refRule {
+func refRuleOf(spec placer.RuleSpec) refRule {
 	e := spec.Effective()
 	r := refRule{Label: spec.Label, Kind: spec.Kind, Hash: e.Hash}
 	if e.VNodes != 0 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/text"
@@ -25,7 +26,7 @@ func TestJSONMatchesReference(t *testing.T) {
 	migrating.Keys = keys.KeySpec{Count: 2000, Zipf: 1.1, Requests: 50000}
 	migrating.Migrations = []sim.Migration{{From: "ring", To: "modulo"}}
 	bounded := studyScenario("bounded")
-	bounded.Rules = []sim.RuleSpec{{Kind: "bounded", Label: "b"}, {Kind: "multiprobe", Label: "mp"}, {Kind: "maglev", Label: "mg"}}
+	bounded.Rules = []placer.RuleSpec{{Kind: "bounded", Label: "b"}, {Kind: "multiprobe", Label: "mp"}, {Kind: "maglev", Label: "mg"}}
 	cases := []struct {
 		s    *sim.Scenario
 		plan sweep.Plan

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -20,7 +21,7 @@ func TestOwnersCSVMatchesProbes(t *testing.T) {
 	list := []string{"=cmd|' /C calc'!A0", "user:1", "user:2", "{tag}x", "日本"}
 	s := &sim.Scenario{Name: "o", Title: "o", Seed: 2, Keys: keys.KeySpec{List: list},
 		Nodes:    []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}, {Name: "c", Weight: 2}},
-		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "slots", Label: "slots"}, {Kind: "cassandra", Label: "cassandra"}},
+		Rules:    []placer.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "slots", Label: "slots"}, {Kind: "cassandra", Label: "cassandra"}},
 		Replicas: 2, Probes: list,
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "d", Weight: 1}}}, {Op: timeline.OpFail, Nodes: []timeline.NodeSpec{{Name: "a"}}}}}
 	res, err := sim.Replay(s)

@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -189,7 +190,7 @@ func TestLargeCluster(t *testing.T) {
 		ns = append(ns, fmt.Sprintf("n%02d", j))
 	}
 	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: names(ns...),
-		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "jump"}}, Replicas: 1,
+		Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "jump"}}, Replicas: 1,
 		Steps: []timeline.Step{{Op: timeline.OpFail, Nodes: names("n03", "n07")}, {Op: timeline.OpAdd, Nodes: names("x")}}}
 	res := replay(t, s)
 	sec := stepSection(res, 2)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -23,7 +24,7 @@ func ringWalkthrough() *sim.Scenario {
 		Seed:     1,
 		Keys:     keys.KeySpec{Count: 900},
 		Nodes:    names("a", "b", "c", "d", "e"),
-		Rules:    []sim.RuleSpec{{Kind: "ring", VNodes: 160}, {Kind: "modulo"}},
+		Rules:    []placer.RuleSpec{{Kind: "ring", VNodes: 160}, {Kind: "modulo"}},
 		Replicas: 1,
 		Steps: []timeline.Step{
 			{Op: timeline.OpAdd, Nodes: names("f"), Note: "a sixth node joins"},
@@ -56,7 +57,7 @@ func replicated() *sim.Scenario {
 		Seed:     7,
 		Keys:     keys.KeySpec{Count: 600, Prefix: "user:"},
 		Nodes:    names("n1", "n2", "n3", "n4"),
-		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring-100", VNodes: 100}, {Kind: "modulo"}},
+		Rules:    []placer.RuleSpec{{Kind: "ring", Label: "ring-100", VNodes: 100}, {Kind: "modulo"}},
 		Replicas: 3,
 		Probes:   []string{"user:42", "session:7"},
 		Steps: []timeline.Step{

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -19,7 +20,7 @@ func TestKeysShownSanitised(t *testing.T) {
 	list := []string{"evil\u202egnp.exe", "a\u200fb", "\x1b[2Jwipe", long, "plain"}
 	s := &sim.Scenario{Name: "keys", Title: "keys", Seed: 1, Replicas: 1,
 		Keys:  keys.KeySpec{List: list, Weights: []uint32{50, 40, 30, 20, 1}},
-		Nodes: names("a", "b"), Rules: []sim.RuleSpec{{Kind: "modulo", Label: "modulo"}},
+		Nodes: names("a", "b"), Rules: []placer.RuleSpec{{Kind: "modulo", Label: "modulo"}},
 		Probes: []string{"a\u200fb"}}
 	res := replay(t, s)
 	md, err := Markdown(res, nil, Options{})

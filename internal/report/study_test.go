@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/golden"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/sweep"
@@ -21,7 +22,7 @@ func studyScenario(name string) *sim.Scenario {
 	return &sim.Scenario{
 		Name: name, Title: "Points per node, swept", Seed: 5, Keys: keys.KeySpec{Count: 3000},
 		Nodes: sweep.GeneratedNodes(8), Replicas: 1,
-		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
+		Rules: []placer.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: names("node-9")}},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -175,7 +176,7 @@ func TestTransfersCSV(t *testing.T) {
 func TestTransfersCSVCells(t *testing.T) {
 	s := &sim.Scenario{Name: "cells", Title: "cells", Seed: 1, Keys: keys.KeySpec{Count: 500}, Replicas: 1,
 		Nodes: names("=1+1", "-2", "a,b", `"q"`, " lead", "+x", "@sum", `\.`, "plain", "multi\nline"),
-		Rules: []sim.RuleSpec{{Kind: "modulo", Label: "=HYPERLINK(1)"}, {Kind: "ring", Label: "ring, 8", VNodes: 8}},
+		Rules: []placer.RuleSpec{{Kind: "modulo", Label: "=HYPERLINK(1)"}, {Kind: "ring", Label: "ring, 8", VNodes: 8}},
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: names("\tnew")}, {Op: timeline.OpRemove, Nodes: names("-2")}}}
 	res := replay(t, s)
 	var got, want bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -151,16 +152,16 @@ func (p *parser) noteWeight(n *yaml.Node, v int) {
 }
 
 // usesPoints reports whether a rule places points per node and weight.
-func usesPoints(kind string) bool { return sim.KindOf(kind).Param("vnodes") != nil }
+func usesPoints(kind string) bool { return placer.KindOf(kind).Param("vnodes") != nil }
 
 // checkPoints reports a ring node with more points than Limits.Points.
 func (p *parser) checkPoints(s *sim.Scenario) {
-	if !slices.ContainsFunc(s.Rules, func(r sim.RuleSpec) bool { return usesPoints(r.Kind) }) {
+	if !slices.ContainsFunc(s.Rules, func(r placer.RuleSpec) bool { return usesPoints(r.Kind) }) {
 		return
 	}
 	vnodes, at := p.maxVNodes, p.maxVNodesAt
-	if vnodes < sim.DefaultVNodes && slices.ContainsFunc(s.Rules, func(r sim.RuleSpec) bool { return usesPoints(r.Kind) && r.VNodes == 0 }) {
-		vnodes, at = sim.DefaultVNodes, nil
+	if vnodes < placer.DefaultVNodes && slices.ContainsFunc(s.Rules, func(r placer.RuleSpec) bool { return usesPoints(r.Kind) && r.VNodes == 0 }) {
+		vnodes, at = placer.DefaultVNodes, nil
 	}
 	weight := max(p.maxWeight, 1)
 	if at == nil {
@@ -203,7 +204,7 @@ func estimate(s *sim.Scenario, tl *timeline.Timeline) cost {
 	}
 	nodes, points := int64(len(tl.Nodes)), int64(0)
 	for _, r := range s.Rules {
-		rc := sim.KindOf(r.Kind).Cost(r, maxWeight, vnodeSteps)
+		rc := placer.KindOf(r.Kind).Cost(r, maxWeight, vnodeSteps)
 		if rc.Ranks {
 			c.work = addSat(c.work, mulSat(c.keys, nodes, 1+weightSteps))
 		}

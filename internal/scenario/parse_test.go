@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -53,7 +54,7 @@ var fullWant = &sim.Scenario{
 	Seed:  7,
 	Keys:  keys.KeySpec{Count: 900, Prefix: "user:"},
 	Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c", Weight: 2}, {Name: "d"}, {Name: "e"}},
-	Rules: []sim.RuleSpec{
+	Rules: []placer.RuleSpec{
 		{Kind: "ring", Label: "ring"},
 		{Kind: "ring", Label: "ring, 1 point per node", VNodes: 1},
 		{Kind: "modulo", Label: "modulo"},
@@ -121,7 +122,7 @@ func TestParseValid(t *testing.T) {
 		}},
 		{"anchor.yaml", "title: T\nkeys: 10\nnodes: &n [a]\nrules: [jump, rendezvous, slots]\nprobes: []\nsteps: []\n", func() *sim.Scenario {
 			s := minimal("anchor")
-			s.Rules = []sim.RuleSpec{{Kind: "jump", Label: "jump"}, {Kind: "rendezvous", Label: "rendezvous"}, {Kind: "slots", Label: "slots"}}
+			s.Rules = []placer.RuleSpec{{Kind: "jump", Label: "jump"}, {Kind: "rendezvous", Label: "rendezvous"}, {Kind: "slots", Label: "slots"}}
 			return s
 		}},
 		{"unicode.yaml", "title: Zürich – 東京\nkeys: 10\nnodes: [\"é\", ü]\n", func() *sim.Scenario {
@@ -239,7 +240,7 @@ func TestParseValidFile(t *testing.T) {
 		Name: "keys-file", Title: "Keys from a file", About: "The keys come from data/keys.txt, one per line.",
 		Seed: sim.DefaultSeed, Keys: keys.KeySpec{List: []string{"user:1", "user:2", "user:42", "user:1"}},
 		Nodes:    []timeline.NodeSpec{{Name: "cache-a"}, {Name: "cache-b", Weight: 2}, {Name: "cache-c"}},
-		Rules:    []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "jump", Label: "jump", Hash: "md5"}},
+		Rules:    []placer.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "jump", Label: "jump", Hash: "md5"}},
 		Replicas: 1, Probes: []string{"user:42"},
 		Steps: []timeline.Step{
 			{Op: timeline.OpFail, Random: true},

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/placer"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,20 +16,20 @@ import (
 var HashNames = keys.HashNames
 
 // ruleMapKeys are every key a rule mapping may hold.
-func ruleMapKeys() []string { return append([]string{"rule", "label"}, sim.ParamNames()...) }
+func ruleMapKeys() []string { return append([]string{"rule", "label"}, placer.ParamNames()...) }
 
 // defaultRules are the rules of a scenario that names none.
-func defaultRules() []sim.RuleSpec {
-	out := make([]sim.RuleSpec, len(sim.DefaultRules))
-	for i, k := range sim.DefaultRules {
-		out[i] = sim.RuleSpec{Kind: k, Label: k}
+func defaultRules() []placer.RuleSpec {
+	out := make([]placer.RuleSpec, len(placer.DefaultRules))
+	for i, k := range placer.DefaultRules {
+		out[i] = placer.RuleSpec{Kind: k, Label: k}
 	}
 	return out
 }
 
 func ruleNames() []string {
-	names := make([]string, len(sim.Kinds))
-	for i, k := range sim.Kinds {
+	names := make([]string, len(placer.Kinds))
+	for i, k := range placer.Kinds {
 		names[i] = k.Name
 	}
 	return names
@@ -38,16 +38,16 @@ func ruleNames() []string {
 // rulesFor lists the rules that accept param, for messages.
 func rulesFor(param string) string {
 	var names []string
-	for i := range sim.Kinds {
-		if sim.Kinds[i].Param(param) != nil {
-			names = append(names, sim.Kinds[i].Name)
+	for i := range placer.Kinds {
+		if placer.Kinds[i].Param(param) != nil {
+			names = append(names, placer.Kinds[i].Name)
 		}
 	}
 	return strings.Join(names, ", ")
 }
 
 // rules decodes the list of rules and checks that labels are distinct.
-func (p *parser) rules(n *yaml.Node) []sim.RuleSpec {
+func (p *parser) rules(n *yaml.Node) []placer.RuleSpec {
 	if n.Kind != yaml.SequenceNode {
 		p.typeError(n, "rules", "a list such as [ring, modulo]")
 		return nil
@@ -56,7 +56,7 @@ func (p *parser) rules(n *yaml.Node) []sim.RuleSpec {
 		p.errorf(n, "rules must list at least one rule, such as [ring, modulo]")
 		return nil
 	}
-	var out []sim.RuleSpec
+	var out []placer.RuleSpec
 	labels := map[string]int{}
 	for i, e := range n.Content {
 		ctx := fmt.Sprintf("rule %d: ", i+1)
@@ -75,27 +75,27 @@ func (p *parser) rules(n *yaml.Node) []sim.RuleSpec {
 }
 
 // rule decodes a bare rule name or a mapping with rule and parameters.
-func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
+func (p *parser) rule(e *yaml.Node, ctx string) (placer.RuleSpec, bool) {
 	if e.Kind == yaml.ScalarNode {
 		kind, ok := p.ruleName(e, ctx)
 		if ok {
-			ok = p.requiredParams(e, sim.KindOf(kind), nil, ctx)
+			ok = p.requiredParams(e, placer.KindOf(kind), nil, ctx)
 		}
-		return sim.RuleSpec{Kind: kind, Label: e.Value}, ok
+		return placer.RuleSpec{Kind: kind, Label: e.Value}, ok
 	}
 	fs, ok := p.fields(e, ctx+"a rule", "a name such as ring or a mapping such as {rule: ring, vnodes: 40}")
 	if !ok {
-		return sim.RuleSpec{}, false
+		return placer.RuleSpec{}, false
 	}
-	var rs sim.RuleSpec
-	var kind *sim.Kind
+	var rs placer.RuleSpec
+	var kind *placer.Kind
 	var typed string // the rule's name as written, an alias or not
 	i := slices.IndexFunc(fs, func(f field) bool { return f.key.Value == "rule" })
 	if i < 0 {
 		p.errorf(e, "%sa rule mapping needs rule: <name>, such as {rule: ring, vnodes: 40}", ctx)
 		ok = false
 	} else if rs.Kind, ok = p.ruleName(fs[i].val, ctx); ok {
-		kind = sim.KindOf(rs.Kind)
+		kind = placer.KindOf(rs.Kind)
 		typed = fs[i].val.Value
 	}
 	for _, f := range fs {
@@ -116,7 +116,7 @@ func (p *parser) rule(e *yaml.Node, ctx string) (sim.RuleSpec, bool) {
 
 // requiredParams reports each parameter the rule needs and the mapping
 // fs (nil for a bare name) does not give.
-func (p *parser) requiredParams(e *yaml.Node, kind *sim.Kind, fs []field, ctx string) bool {
+func (p *parser) requiredParams(e *yaml.Node, kind *placer.Kind, fs []field, ctx string) bool {
 	if kind == nil {
 		return true
 	}
@@ -136,7 +136,7 @@ func (p *parser) ruleName(n *yaml.Node, ctx string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	k := sim.KindOf(s)
+	k := placer.KindOf(s)
 	if k == nil {
 		p.errorf(n, "%sunknown rule %q%s; want one of %s", ctx, clip(s), didYouMean(s, ruleNames()), strings.Join(ruleNames(), ", "))
 		return "", false
@@ -154,7 +154,7 @@ func didYouMean(word string, candidates []string) string {
 
 // ruleParam decodes one key of a rule mapping into rs. kind is nil when
 // the rule's name is missing or unknown.
-func (p *parser) ruleParam(rs *sim.RuleSpec, kind *sim.Kind, f field, ctx string) bool {
+func (p *parser) ruleParam(rs *placer.RuleSpec, kind *placer.Kind, f field, ctx string) bool {
 	key := f.key.Value
 	switch {
 	case key == "rule":
@@ -190,9 +190,9 @@ func (p *parser) ruleParam(rs *sim.RuleSpec, kind *sim.Kind, f field, ctx string
 
 // anyParam returns the first declaration of a parameter, to check its
 // value when the rule's name is missing or unknown.
-func anyParam(name string) *sim.Param {
-	for i := range sim.Kinds {
-		if p := sim.Kinds[i].Param(name); p != nil {
+func anyParam(name string) *placer.Param {
+	for i := range placer.Kinds {
+		if p := placer.Kinds[i].Param(name); p != nil {
 			return p
 		}
 	}
@@ -201,28 +201,28 @@ func anyParam(name string) *sim.Param {
 
 // paramValue validates a rule parameter's value against its declared
 // type and returns it as a scenario writes it.
-func (p *parser) paramValue(n *yaml.Node, param sim.Param, ctx string) (string, bool) {
+func (p *parser) paramValue(n *yaml.Node, param placer.Param, ctx string) (string, bool) {
 	what := ctx + param.Name
 	switch param.Type {
-	case sim.ParamInt:
+	case placer.ParamInt:
 		v, ok := p.intIn(n, what, param.Min, param.Max)
 		if param.Name == "vnodes" {
 			p.noteVNodes(n, v)
 		}
 		return strconv.Itoa(v), ok
-	case sim.ParamPrime:
+	case placer.ParamPrime:
 		v, ok := p.prime(n, what, param.Min, param.Max)
 		return strconv.Itoa(v), ok
-	case sim.ParamFloat:
+	case placer.ParamFloat:
 		v, ok := p.positive(n, what)
 		if ok && param.Max > 0 && v > float64(param.Max) {
 			p.errorf(n, "%s must be at most %d; got %s", what, param.Max, n.Value)
 			return "", false
 		}
 		return strconv.FormatFloat(v, 'f', -1, 64), ok
-	case sim.ParamCounts:
+	case placer.ParamCounts:
 		return p.counts(n, what, param.Min, param.Max)
-	case sim.ParamBool:
+	case placer.ParamBool:
 		var b bool
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
 			p.typeError(n, what, "true or false")
@@ -231,7 +231,7 @@ func (p *parser) paramValue(n *yaml.Node, param sim.Param, ctx string) (string, 
 		return strconv.FormatBool(b), true
 	}
 	s, ok := p.str(n, what)
-	if ok && param.Type == sim.ParamString {
+	if ok && param.Type == placer.ParamString {
 		if err := param.Check(s); err != nil {
 			p.errorf(n, "%s%v", ctx, err)
 			return "", false
@@ -249,7 +249,7 @@ func (p *parser) paramValue(n *yaml.Node, param sim.Param, ctx string) (string, 
 // the permutation of Eisenbud et al. (NSDI 2016) needs m prime.
 func (p *parser) prime(n *yaml.Node, what string, lo, hi int) (int, bool) {
 	m, ok := p.intIn(n, what, lo, hi)
-	if ok && !sim.IsPrime(m) {
+	if ok && !placer.IsPrime(m) {
 		p.errorf(n, "%s must be a prime number, such as 65537; got %d", what, m)
 		return 0, false
 	}

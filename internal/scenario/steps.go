@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -199,9 +200,9 @@ func (p *parser) checkResizes(s *sim.Scenario) {
 		if st.Op != timeline.OpPartitions && st.Op != timeline.OpShards {
 			continue
 		}
-		if !slices.ContainsFunc(s.Rules, func(r sim.RuleSpec) bool { return sim.KindOf(r.Kind).Resizes() == st.Op }) && i < len(p.steps) {
+		if !slices.ContainsFunc(s.Rules, func(r placer.RuleSpec) bool { return placer.KindOf(r.Kind).Resizes() == st.Op }) && i < len(p.steps) {
 			var takers []string
-			for _, k := range sim.Kinds {
+			for _, k := range placer.Kinds {
 				if k.Resizes() == st.Op {
 					takers = append(takers, k.Name)
 				}
@@ -210,7 +211,7 @@ func (p *parser) checkResizes(s *sim.Scenario) {
 		}
 	}
 	for _, r := range s.Rules {
-		if n, err := sim.KindOf(r.Kind).CheckResizes(r, s.Steps); err != nil && n-1 < len(p.steps) {
+		if n, err := placer.KindOf(r.Kind).CheckResizes(r, s.Steps); err != nil && n-1 < len(p.steps) {
 			p.errorf(p.steps[n-1].op, "step %d: %s for rule %s: %v", n, s.Steps[n-1].Op, r.Label, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -75,13 +76,13 @@ func floorPass(pos []uint32, out []timeline.NodeID) {
 func BenchmarkBinarySearch(b *testing.B) {
 	k, n, v := 1_000_000, 100, 160
 	b.Run(fmt.Sprintf("keys=%s/nodes=%d/vnodes=%d", sizeName(k), n, v), func(b *testing.B) {
-		sb := newStepBench(b, RuleSpec{Kind: "ring", VNodes: v}, k, n)
-		r := sb.run.p.(*ring)
-		pts := make([]uint32, len(r.pts))
-		for j, p := range r.pts {
+		sb := newStepBench(b, placer.RuleSpec{Kind: "ring", VNodes: v}, k, n)
+		r := sb.run.p.(*placer.Ring)
+		pts := make([]uint32, len(r.Pts))
+		for j, p := range r.Pts {
 			pts[j] = p.Pos
 		}
-		owner := r.prefs(1)[0]
+		owner := r.Prefs(1)[0]
 		pos, out := sb.res.Keys.Pos, make([]timeline.NodeID, k)
 		for b.Loop() {
 			for i, p := range pos {
@@ -97,7 +98,7 @@ func BenchmarkBinarySearch(b *testing.B) {
 }
 
 // benchRules are the rules a step benchmark runs, with their parameters.
-var benchRules = []RuleSpec{
+var benchRules = []placer.RuleSpec{
 	{Kind: "ring", VNodes: 160}, {Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"},
 	{Kind: "multiprobe"}, {Kind: "bounded", VNodes: 160}, {Kind: "ketama"}, {Kind: "slots"},
 }
@@ -113,7 +114,7 @@ func BenchmarkStep(b *testing.B) {
 		})
 	}
 	b.Run(fmt.Sprintf("rule=ring-fail/keys=%s/nodes=%d/vnodes=160", sizeName(k), n), func(b *testing.B) {
-		benchSteps(b, RuleSpec{Kind: "ring", VNodes: 160}, k, n, fail(benchNode(n/2)), recover_(benchNode(n/2)))
+		benchSteps(b, placer.RuleSpec{Kind: "ring", VNodes: 160}, k, n, fail(benchNode(n/2)), recover_(benchNode(n/2)))
 	})
 }
 
@@ -126,7 +127,7 @@ func BenchmarkBoundedTight(b *testing.B) {
 	for _, eps := range []string{"0.1", "0.05"} {
 		e, _ := strconv.ParseFloat(eps, 64)
 		b.Run(fmt.Sprintf("rule=bounded/eps=%s/keys=%s/nodes=%d/vnodes=160", eps, sizeName(k), n), func(b *testing.B) {
-			benchSteps(b, RuleSpec{Kind: "bounded", VNodes: 160, Epsilon: e}, k, n, add(benchNode(n)), remove(benchNode(n)))
+			benchSteps(b, placer.RuleSpec{Kind: "bounded", VNodes: 160, Epsilon: e}, k, n, add(benchNode(n)), remove(benchNode(n)))
 		})
 	}
 }
@@ -139,7 +140,7 @@ func BenchmarkMultiprobeVNodes(b *testing.B) {
 	k, n := 1_000_000, 100
 	for _, v := range []int{4, 16} {
 		b.Run(fmt.Sprintf("rule=multiprobe/keys=%s/nodes=%d/vnodes=%d", sizeName(k), n, v), func(b *testing.B) {
-			benchSteps(b, RuleSpec{Kind: "multiprobe", VNodes: v}, k, n, add(benchNode(n)), remove(benchNode(n)))
+			benchSteps(b, placer.RuleSpec{Kind: "multiprobe", VNodes: v}, k, n, add(benchNode(n)), remove(benchNode(n)))
 		})
 	}
 }
@@ -162,7 +163,7 @@ func BenchmarkScale(b *testing.B) {
 func benchNode(i int) string { return "node-" + strconv.Itoa(i+1) }
 
 // benchSteps replays step 0 untimed, then alternates steps 1 and 2.
-func benchSteps(b *testing.B, spec RuleSpec, k, n int, steps ...timeline.Step) {
+func benchSteps(b *testing.B, spec placer.RuleSpec, k, n int, steps ...timeline.Step) {
 	sb := newStepBench(b, spec, k, n, steps...)
 	for b.Loop() {
 		for i := 1; i <= len(steps); i++ {
@@ -179,9 +180,9 @@ type stepBench struct {
 
 // newStepBench builds a scenario of k keys and n nodes with the given
 // steps and replays its step 0.
-func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...timeline.Step) *stepBench {
+func newStepBench(b testing.TB, spec placer.RuleSpec, k, n int, steps ...timeline.Step) *stepBench {
 	s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(n),
-		Replicas: 1, Rules: []RuleSpec{spec}, Steps: steps}
+		Replicas: 1, Rules: []placer.RuleSpec{spec}, Steps: steps}
 	tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 	if len(errs) > 0 {
 		b.Fatal(errs[0])
@@ -189,7 +190,7 @@ func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...timeline.Step)
 	res := &Result{Scenario: s, Keys: keySetOf(k), Timeline: tl}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	e := res.env()
-	p, err := newPlacer(spec, e)
+	p, err := placer.NewPlacer(spec, e)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -203,21 +204,21 @@ func newStepBench(b testing.TB, spec RuleSpec, k, n int, steps ...timeline.Step)
 // the live set is new.
 func BenchmarkMaglevTable(b *testing.B) {
 	for _, n := range []int{100} {
-		b.Run(fmt.Sprintf("m=%d/nodes=%d", DefaultMaglevM, n), func(b *testing.B) {
-			e := &env{keys: keySetOf(1000)}
+		b.Run(fmt.Sprintf("m=%d/nodes=%d", placer.DefaultMaglevM, n), func(b *testing.B) {
+			e := &placer.Env{Keys: keySetOf(1000)}
 			st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 			for i := range n {
-				e.nodes = append(e.nodes, benchNode(i))
+				e.Nodes = append(e.Nodes, benchNode(i))
 				st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: 1})
 			}
-			g, err := newMaglev(RuleSpec{Kind: "maglev"}, e)
+			g, err := placer.NewMaglev(placer.RuleSpec{Kind: "maglev"}, e)
 			if err != nil {
 				b.Fatal(err)
 			}
-			g.live = liveList(st)
+			g.Live = placer.LiveList(st)
 			for b.Loop() {
-				g.cache = maglevCache{}
-				g.populate()
+				g.Cache = placer.MaglevCache{}
+				g.Populate()
 			}
 		})
 	}
@@ -229,11 +230,11 @@ func BenchmarkMaglevTable(b *testing.B) {
 // no incremental path yet, so this is their cost per key and step.
 func BenchmarkProfileStep(b *testing.B) {
 	k, n := 100_000, 100
-	for _, kind := range Kinds {
-		if kind.profile == nil {
+	for _, kind := range placer.Kinds {
+		if kind.Profile == nil {
 			continue
 		}
-		spec := RuleSpec{Kind: kind.Name, Opts: required(kind)}
+		spec := placer.RuleSpec{Kind: kind.Name, Opts: required(kind)}
 		b.Run(fmt.Sprintf("rule=%s/keys=%s/nodes=%d", kind.Name, sizeName(k), n), func(b *testing.B) {
 			benchSteps(b, spec, k, n, add(benchNode(n)), remove(benchNode(n)))
 		})

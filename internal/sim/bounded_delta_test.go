@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
 
@@ -9,7 +10,7 @@ import "testing"
 func TestBoundedDeltaMatchesScratch(t *testing.T) {
 	deltas := 0
 	for seed := range int64(80) {
-		spec := RuleSpec{Kind: "bounded", Epsilon: []float64{0, 0.01, 0.05, 0.1, 0.5, 2}[seed%6], VNodes: []int{0, 1, 3, 10}[seed/6%4]}
+		spec := placer.RuleSpec{Kind: "bounded", Epsilon: []float64{0, 0.01, 0.05, 0.1, 0.5, 2}[seed%6], VNodes: []int{0, 1, 3, 10}[seed/6%4]}
 		if seed%5 == 4 {
 			spec.Hash = keys.HashNames[seed/5%int64(len(keys.HashNames))]
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -11,12 +12,12 @@ import (
 // removals and weight changes, no live node holds more than
 // ⌈(1+ε)·K·w_i/Σw⌉ keys; failed and removed nodes hold none.
 func TestBoundedNeverAboveCapacity(t *testing.T) {
-	for _, spec := range []RuleSpec{
+	for _, spec := range []placer.RuleSpec{
 		{Kind: "bounded"}, {Kind: "bounded", Epsilon: 0.01, VNodes: 8}, {Kind: "bounded", Epsilon: 0.1, Hash: "crc32"},
 		{Kind: "bounded", Epsilon: 2, VNodes: 1},
 	} {
 		s := churnScenario(10007)
-		s.Rules = []RuleSpec{spec}
+		s.Rules = []placer.RuleSpec{spec}
 		res := mustReplay(t, s)
 		for i, sr := range res.Rules[0].Steps {
 			st := &res.Timeline.States[i]
@@ -28,11 +29,11 @@ func TestBoundedNeverAboveCapacity(t *testing.T) {
 				if live[id] {
 					eps := spec.Epsilon
 					if eps == 0 {
-						eps = DefaultEpsilon
+						eps = placer.DefaultEpsilon
 					}
 					// ⌈(1+ε)·K·w/W⌉ in integers: ε is a multiple of 10⁻⁶ here.
-					num := uint64((1+eps)*epsScale+0.5) * 10007 * uint64(m.Weight)
-					den := uint64(epsScale * W)
+					num := uint64((1+eps)*placer.EpsScale+0.5) * 10007 * uint64(m.Weight)
+					den := uint64(placer.EpsScale * W)
 					limit = int((num + den - 1) / den)
 				}
 				if load > limit {
@@ -47,7 +48,7 @@ func TestBoundedNeverAboveCapacity(t *testing.T) {
 // node is at capacity ⌈1000/3⌉ = 334 or close, and the loads sum to K.
 func TestBoundedTightCapacity(t *testing.T) {
 	s := &Scenario{Name: "b", Title: "b", Seed: 1, Keys: keys.KeySpec{Count: 1000}, Nodes: names("a", "b", "c"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "bounded", Epsilon: 1e-6}}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "bounded", Epsilon: 1e-6}}}
 	loads := mustReplay(t, s).Rules[0].Steps[0].Loads
 	if loads[0]+loads[1]+loads[2] != 1000 || max(loads[0], loads[1], loads[2]) > 334 || min(loads[0], loads[1], loads[2]) < 332 {
 		t.Errorf("loads %v, want each within [332, 334]", loads)
@@ -58,7 +59,7 @@ func TestBoundedTightCapacity(t *testing.T) {
 // rule is the ring.
 func TestBoundedEqualsRingWhenLoose(t *testing.T) {
 	s := churnScenario(3000)
-	s.Rules = []RuleSpec{{Kind: "bounded", Epsilon: 1000, VNodes: 16}, {Kind: "ring", VNodes: 16}}
+	s.Rules = []placer.RuleSpec{{Kind: "bounded", Epsilon: 1000, VNodes: 16}, {Kind: "ring", VNodes: 16}}
 	res := mustReplay(t, s)
 	for i := range res.Timeline.States {
 		if res.Rules[0].Steps[i].Fingerprint != res.Rules[1].Steps[i].Fingerprint {
@@ -71,7 +72,7 @@ func TestCeilMulDiv(t *testing.T) {
 	for _, c := range []struct{ a, b, c, want uint64 }{
 		{10, 10, 3, 34}, {9, 1, 3, 3}, {1 << 62, 8, 1 << 62, 8}, {1<<63 + 1, 2, 1 << 62, 5},
 	} {
-		if got := ceilMulDiv(c.a, c.b, c.c); got != c.want {
+		if got := placer.CeilMulDiv(c.a, c.b, c.c); got != c.want {
 			t.Errorf("ceilMulDiv(%d, %d, %d) = %d, want %d", c.a, c.b, c.c, got, c.want)
 		}
 	}

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "fmt"
 
 // Migration names two rules of a scenario, by label, whose placements
@@ -27,7 +28,7 @@ type MigrationStep struct {
 // migrate measures every migration of the scenario: both rules are
 // replayed afresh, side by side, and their primary owners compared key by
 // key at every state.
-func migrate(res *Result, specs []RuleSpec) ([]MigrationResult, error) {
+func migrate(res *Result, specs []placer.RuleSpec) ([]MigrationResult, error) {
 	var out []MigrationResult
 	for _, m := range res.Scenario.Migrations {
 		a, b := specIndex(specs, m.From), specIndex(specs, m.To)
@@ -43,7 +44,7 @@ func migrate(res *Result, specs []RuleSpec) ([]MigrationResult, error) {
 	return out, nil
 }
 
-func specIndex(specs []RuleSpec, label string) int {
+func specIndex(specs []placer.RuleSpec, label string) int {
 	for i, s := range specs {
 		if s.Label == label {
 			return i
@@ -52,13 +53,13 @@ func specIndex(specs []RuleSpec, label string) int {
 	return -1
 }
 
-func migrationSteps(res *Result, from, to RuleSpec) ([]MigrationStep, error) {
+func migrationSteps(res *Result, from, to placer.RuleSpec) ([]MigrationStep, error) {
 	e := res.env()
-	pa, err := newPlacer(from, e)
+	pa, err := placer.NewPlacer(from, e)
 	if err != nil {
 		return nil, err
 	}
-	pb, err := newPlacer(to, e)
+	pb, err := placer.NewPlacer(to, e)
 	if err != nil {
 		return nil, err
 	}
@@ -66,11 +67,11 @@ func migrationSteps(res *Result, from, to RuleSpec) ([]MigrationStep, error) {
 	out := make([]MigrationStep, len(res.Timeline.States))
 	for i := range res.Timeline.States {
 		st := &res.Timeline.States[i]
-		pa.update(st)
-		pb.update(st)
-		la, lb := makeLists(st.Replicas, k), makeLists(st.Replicas, k)
-		pa.assign(la)
-		pb.assign(lb)
+		pa.Update(st)
+		pb.Update(st)
+		la, lb := placer.MakeLists(st.Replicas, k), placer.MakeLists(st.Replicas, k)
+		pa.Assign(la)
+		pb.Assign(lb)
 		for j := range k {
 			if la[0][j] != lb[0][j] {
 				out[i].Differ++

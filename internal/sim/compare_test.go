@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
@@ -10,7 +11,7 @@ import "testing"
 func TestMigrations(t *testing.T) {
 	s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 3000, Zipf: 1.1},
 		Nodes: names("a", "b", "c", "d"),
-		Rules: []RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "ketama", Label: "ketama"},
+		Rules: []placer.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "ketama", Label: "ketama"},
 			{Kind: "ring", Label: "ring copy"}, {Kind: "modulo", Label: "modulo"}},
 		Steps:      []timeline.Step{add("e"), fail("b"), recover_("b"), remove("a"), {Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "c", Weight: 3}}}},
 		Migrations: []Migration{{"ring", "ketama"}, {"ring", "ring copy"}, {"ketama", "modulo"}}}

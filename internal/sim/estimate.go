@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 
@@ -39,14 +40,14 @@ func EstimateMemory(s *Scenario) int64 {
 // (4 + 2r) and undo logs (historyBytesPerKey, plus as much for the log
 // being written), and the rule's own arrays. uniform says that every
 // node weighs the same at every step.
-func perKeyBytes(spec RuleSpec, r int64, uniform bool) int64 {
+func perKeyBytes(spec placer.RuleSpec, r int64, uniform bool) int64 {
 	n := 6*r + 4 + 2*historyBytesPerKey
-	k := KindOf(spec.Kind)
+	k := placer.KindOf(spec.Kind)
 	if k == nil {
 		return n
 	}
-	if k.cost.keyBytes != nil {
-		n += k.cost.keyBytes(spec, r, uniform)
+	if k.Footprint.KeyBytes != nil {
+		n += k.Footprint.KeyBytes(spec, r, uniform)
 	}
 	switch h, _ := keys.ParseHash(spec.Kind, spec.Effective().Hash); h {
 	case keys.HashCRC32, keys.HashMD5:
@@ -59,15 +60,15 @@ func perKeyBytes(spec RuleSpec, r int64, uniform bool) int64 {
 
 // perStepBytes is what one rule's StepResult keeps: the strips' shades,
 // and the arcs and points of point-based rules.
-func perStepBytes(spec RuleSpec, points, k int64) int64 {
+func perStepBytes(spec placer.RuleSpec, points, k int64) int64 {
 	n := 2 * int64(stripCells(int(k)))
-	if kind := KindOf(spec.Kind); kind != nil && kind.cost.stepPoints {
+	if kind := placer.KindOf(spec.Kind); kind != nil && kind.Footprint.StepPoints {
 		if spec.VNodes > 0 {
-			points = points / DefaultVNodes * int64(spec.VNodes)
+			points = points / placer.DefaultVNodes * int64(spec.VNodes)
 		}
 		return n + 2*8*points
 	}
-	return n + 8*WheelSamples
+	return n + 8*placer.WheelSamples
 }
 
 // uniformWeights reports whether every node the scenario names weighs the
@@ -114,7 +115,7 @@ func maxReplicas(s *Scenario) int {
 // names, at its largest weight, with DefaultVNodes or the largest vnodes
 // step.
 func maxPoints(s *Scenario) int {
-	v, w := DefaultVNodes, 0
+	v, w := placer.DefaultVNodes, 0
 	for _, n := range s.Nodes {
 		w += max(n.Weight, 1)
 	}

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
@@ -14,7 +15,7 @@ func TestEstimateMemory(t *testing.T) {
 			steps = append(steps, add(benchNode(100+i)))
 		}
 		return &Scenario{Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(100), Steps: steps,
-			Rules: []RuleSpec{{Kind: "ring"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"}, {Kind: "ketama"}}}
+			Rules: []placer.RuleSpec{{Kind: "ring"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"}, {Kind: "ketama"}}}
 	}
 	e6, e7 := EstimateMemory(s(1e6)), EstimateMemory(s(1e7))
 	if e6 < 300<<20 || e6 > 1<<30 {
@@ -30,7 +31,7 @@ func TestEstimateMemory(t *testing.T) {
 // replica and equal weights, 10 per list entry otherwise, and the estimate
 // follows.
 func TestEstimateRendezvousWeights(t *testing.T) {
-	s := &Scenario{Keys: keys.KeySpec{Count: 1e6}, Nodes: nodeNames(10), Rules: []RuleSpec{{Kind: "rendezvous"}},
+	s := &Scenario{Keys: keys.KeySpec{Count: 1e6}, Nodes: nodeNames(10), Rules: []placer.RuleSpec{{Kind: "rendezvous"}},
 		Steps: []timeline.Step{add("x")}}
 	even := EstimateMemory(s)
 	s.Steps = []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "x", Weight: 2}}}}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -15,7 +16,7 @@ func Example() {
 		Name: "grow", Title: "Grow", Seed: 1, Replicas: 1,
 		Keys:  keys.KeySpec{Count: 900},
 		Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
-		Rules: []sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
+		Rules: []placer.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "f"}}}},
 	}
 	res, err := sim.Replay(s)

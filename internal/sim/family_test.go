@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // The tests in this file hold for every rule of the placement family.
 
 // familyRules lists every rule kind with each hash it accepts.
-func familyRules() []RuleSpec {
-	var specs []RuleSpec
+func familyRules() []placer.RuleSpec {
+	var specs []placer.RuleSpec
 	for _, kind := range []string{"ring", "modulo", "jump", "rendezvous", "maglev", "multiprobe", "bounded"} {
 		for _, h := range keys.HashNames {
-			spec := RuleSpec{Kind: kind, Hash: h, Label: kind + "/" + h}
+			spec := placer.RuleSpec{Kind: kind, Hash: h, Label: kind + "/" + h}
 			switch kind {
 			case "ring", "bounded":
 				spec.VNodes = 40
@@ -27,7 +28,7 @@ func familyRules() []RuleSpec {
 			specs = append(specs, spec)
 		}
 	}
-	return append(specs, RuleSpec{Kind: "ketama"}, RuleSpec{Kind: "slots"})
+	return append(specs, placer.RuleSpec{Kind: "ketama"}, placer.RuleSpec{Kind: "slots"})
 }
 
 // churn is a step sequence touching every op, with weights.
@@ -51,20 +52,20 @@ func TestFamilyProbeMatchesAssign(t *testing.T) {
 	res := mustReplay(t, s)
 	for _, rr := range res.Rules {
 		e := res.env()
-		p, err := newPlacer(rr.Spec, e)
+		p, err := placer.NewPlacer(rr.Spec, e)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range res.Timeline.States {
 			st := &res.Timeline.States[i]
-			p.update(st)
+			p.Update(st)
 			lists := make([][]timeline.NodeID, st.Replicas)
 			for k := range lists {
 				lists[k] = make([]timeline.NodeID, res.Keys.Len())
 			}
-			p.assign(lists)
+			p.Assign(lists)
 			for k := 0; k < res.Keys.Len(); k += 7 {
-				_, owners := p.probe(res.Keys.Name(k), st.Replicas)
+				_, owners := p.Probe(res.Keys.Name(k), st.Replicas)
 				for j := range st.Replicas {
 					want := timeline.NoNode
 					if j < len(owners) {
@@ -104,7 +105,7 @@ func TestFamilyReplayIsReproducible(t *testing.T) {
 func TestFamilyOrderIsPermutation(t *testing.T) {
 	res := mustReplay(t, churnScenario(300))
 	for _, rr := range res.Rules {
-		p, _ := newPlacer(rr.Spec, res.env())
+		p, _ := placer.NewPlacer(rr.Spec, res.env())
 		rank := p.Order()
 		if rank == nil {
 			continue
@@ -127,7 +128,7 @@ func TestFamilyMonotone(t *testing.T) {
 	steps := []timeline.Step{add("f"), add("g", "h"), fail("c"), remove("b"), recover_("c"), fail("h"), remove("h"), add("b")}
 	s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 20000},
 		Nodes: names("a", "b", "c", "d", "e"), Replicas: 1, Steps: steps,
-		Rules: []RuleSpec{{Kind: "ring"}, {Kind: "rendezvous"}, {Kind: "ketama"}, {Kind: "multiprobe"},
+		Rules: []placer.RuleSpec{{Kind: "ring"}, {Kind: "rendezvous"}, {Kind: "ketama"}, {Kind: "multiprobe"},
 			{Kind: "rendezvous", Hash: "xxhash64"}, {Kind: "ring", Hash: "crc32"}}}
 	res := mustReplay(t, s)
 	for _, rr := range res.Rules {
@@ -138,7 +139,7 @@ func TestFamilyMonotone(t *testing.T) {
 		}
 	}
 	jumpOnly := &Scenario{Name: "j", Title: "j", Seed: 3, Keys: keys.KeySpec{Count: 20000}, Nodes: names("a", "b", "c"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []timeline.Step{add("d"), add("e", "f"), remove("f"), fail("e"), recover_("e")}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "jump"}}, Steps: []timeline.Step{add("d"), add("e", "f"), remove("f"), fail("e"), recover_("e")}}
 	for i, sr := range mustReplay(t, jumpOnly).Rules[0].Steps[1:] {
 		if sr.Moved != sr.Needed || len(sr.Notes) != 0 {
 			t.Errorf("jump step %d: moved %d, needed %d, notes %q", i+1, sr.Moved, sr.Needed, sr.Notes)
@@ -156,7 +157,7 @@ func TestFamilyMonotone(t *testing.T) {
 // move more once a capacity binds, the cascade of overflows (the paper's
 // O(1/ε²)), bounded here by 2/(n+1).
 func TestFamilyAddOneNode(t *testing.T) {
-	specs := []RuleSpec{{Kind: "ring"}, {Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"},
+	specs := []placer.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"},
 		{Kind: "maglev"}, {Kind: "multiprobe"}, {Kind: "bounded"}, {Kind: "ketama"}, {Kind: "slots"}}
 	nodes := make([]timeline.NodeSpec, 10)
 	for i := range nodes {
@@ -188,19 +189,19 @@ func TestFamilyAddOneNode(t *testing.T) {
 
 // TestFamilyBadSpecs: parameters a rule cannot take are errors.
 func TestFamilyBadSpecs(t *testing.T) {
-	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1), nodes: []string{"a"}}
-	for _, spec := range []RuleSpec{
+	e := &placer.Env{Keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1), Nodes: []string{"a"}}
+	for _, spec := range []placer.RuleSpec{
 		{Kind: "ring", Hash: "sha1"}, {Kind: "jump", Hash: "FNV"}, {Kind: "maglev", M: 100},
 		{Kind: "maglev", M: 1}, {Kind: "multiprobe", Probes: -1}, {Kind: "bounded", Epsilon: -0.5},
 		{Kind: "bounded", Epsilon: math.NaN()}, {Kind: "ketama", Hash: "crc32"}, {Kind: "ketama", VNodes: 100},
 		{Kind: "slots", Hash: "md5"}, {Kind: "nope"},
 	} {
-		if p, err := newPlacer(spec, e); err == nil || p != nil {
+		if p, err := placer.NewPlacer(spec, e); err == nil || p != nil {
 			t.Errorf("%+v: got placer %v, err %v; want an error", spec, p, err)
 		}
 	}
-	for _, spec := range []RuleSpec{{Kind: "maglev", M: 7}, {Kind: "ketama", Hash: "md5"}, {Kind: "bounded", Epsilon: 0.01}} {
-		if _, err := newPlacer(spec, e); err != nil {
+	for _, spec := range []placer.RuleSpec{{Kind: "maglev", M: 7}, {Kind: "ketama", Hash: "md5"}, {Kind: "bounded", Epsilon: 0.01}} {
+		if _, err := placer.NewPlacer(spec, e); err != nil {
 			t.Errorf("%+v: %v", spec, err)
 		}
 	}

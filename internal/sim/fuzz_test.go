@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -23,7 +24,7 @@ var historyFreeKinds = []string{"ring", "modulo", "jump", "rendezvous", "maglev"
 func randomScenario(seed int64) *Scenario {
 	r := rand.New(rand.NewPCG(uint64(seed), 99))
 	s := &Scenario{Name: "f", Title: "f", Seed: uint64(seed), Replicas: 1 + r.IntN(2),
-		Keys: keys.KeySpec{Count: 50 + r.IntN(350)}, Rules: []RuleSpec{{Kind: "ring", VNodes: 1 + r.IntN(40)}, {Kind: "modulo"},
+		Keys: keys.KeySpec{Count: 50 + r.IntN(350)}, Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 1 + r.IntN(40)}, {Kind: "modulo"},
 			{Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev", M: 251}, {Kind: "multiprobe"}, {Kind: "bounded"},
 			{Kind: "ketama"}, {Kind: "slots"}}}
 	members, failed := []string{}, map[string]bool{}

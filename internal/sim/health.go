@@ -1,34 +1,26 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "slices"
+import (
+	"slices"
 
-// A stranding placer can leave keys with no live replica on the node that
-// held them (profilePlacer); stranded says how many at the current step.
-type stranding interface {
-	stranded() int
-}
-
-// A repartitioner places keys in units (partitions, shards) and says how
-// many keys changed unit at the current step.
-type repartitioner interface {
-	repartitioned() int
-}
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // health counts, from the step's preference lists, the keys below a
 // quorum of live replicas, without one, and with two replicas in one zone
 // while as many zones as replicas are live.
 // Lists hold live nodes first and NoNode after them, but for a stranded
 // key, which keeps the down node that held it first.
-func health(sr *StepResult, p placer, st *timeline.State, lists [][]timeline.NodeID, labels []timeline.Labels) {
+func health(sr *StepResult, p placer.Placer, st *timeline.State, lists [][]timeline.NodeID, labels []timeline.Labels) {
 	stranded := 0
-	s, profiled := p.(stranding)
+	s, profiled := p.(placer.Stranding)
 	if profiled {
-		stranded = s.stranded()
+		stranded = s.Stranded()
 	}
 	sr.Unavailable = stranded
-	if u, ok := p.(repartitioner); ok {
-		sr.Repartitioned = u.repartitioned()
+	if u, ok := p.(placer.Repartitioner); ok {
+		sr.Repartitioned = u.Repartitioned()
 	}
 	r := len(lists)
 	q := r/2 + 1
@@ -37,9 +29,9 @@ func health(sr *StepResult, p placer, st *timeline.State, lists [][]timeline.Nod
 		// The built-in rules list r distinct live nodes while there are
 		// as many, so no key is below quorum; no pass over the keys.
 	case q == 1:
-		sr.BelowQuorum = stranded + countNoNode(lists[0])
+		sr.BelowQuorum = stranded + placer.CountNoNode(lists[0])
 	default:
-		sr.BelowQuorum = countNoNode(lists[q-1])
+		sr.BelowQuorum = placer.CountNoNode(lists[q-1])
 	}
 	if r > 1 && liveZones(st, labels) >= r {
 		sr.ZoneCollisions = zoneCollisions(lists, labels)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"reflect"
 	"testing"
@@ -28,13 +29,13 @@ func TestIncrementalMatchesFull(t *testing.T) {
 // timeline of adds, random failures, recoveries and random removals, under
 // which jump renumbers and modulo moves most keys at every step.
 func TestIncrementalMatchesFullOneReplica(t *testing.T) {
-	var rules []RuleSpec
+	var rules []placer.RuleSpec
 	for _, kind := range []string{"modulo", "jump", "rendezvous"} {
 		for _, h := range []string{"fnv1a-fmix", "xxhash64"} {
-			rules = append(rules, RuleSpec{Kind: kind, Hash: h, Label: kind + "/" + h})
+			rules = append(rules, placer.RuleSpec{Kind: kind, Hash: h, Label: kind + "/" + h})
 		}
 	}
-	rules = append(rules, RuleSpec{Kind: "ketama"}, RuleSpec{Kind: "ring", VNodes: 20})
+	rules = append(rules, placer.RuleSpec{Kind: "ketama"}, placer.RuleSpec{Kind: "ring", VNodes: 20})
 	for _, keys := range []keys.KeySpec{{Count: 5003}, {Count: 4099, Zipf: 1.1}} {
 		s := &Scenario{Name: "one", Title: "one", Seed: 3, Keys: keys, Nodes: nodeNames(9), Replicas: 1,
 			Rules: rules, Steps: scaleSteps(9, 24)}
@@ -58,15 +59,15 @@ func TestRecurrenceUnderLogBudget(t *testing.T) {
 	}
 	steps = append(steps, scaleSteps(9, 40)...)
 	s := &Scenario{Name: "b", Title: "b", Seed: 5, Keys: keys.KeySpec{Count: 3000}, Nodes: nodeNames(9), Replicas: 1,
-		Rules: []RuleSpec{{Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "ring", VNodes: 20}},
+		Rules: []placer.RuleSpec{{Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "ring", VNodes: 20}},
 		Steps: steps}
 	full, err := replay(s, replayOptions{full: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for r, spec := range full.Rules {
-		e := &env{keys: full.Keys, nodes: full.Timeline.Nodes}
-		p, _ := newPlacer(spec.Spec, e)
+		e := &placer.Env{Keys: full.Keys, Nodes: full.Timeline.Nodes}
+		p, _ := placer.NewPlacer(spec.Spec, e)
 		recomputed := 0
 		run := newRuleRun(full, p, func(step int) [][]timeline.NodeID {
 			recomputed++
@@ -129,51 +130,51 @@ func TestRingMergeMatchesSort(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatal(errs[0])
 		}
-		e := &env{keys: keys.NewKeySet(s.Keys, s.Seed), nodes: tl.Nodes}
-		for _, spec := range []RuleSpec{{Kind: "ring", VNodes: 7}, {Kind: "ketama"}} {
-			p, _ := newPlacer(spec, e)
+		e := &placer.Env{Keys: keys.NewKeySet(s.Keys, s.Seed), Nodes: tl.Nodes}
+		for _, spec := range []placer.RuleSpec{{Kind: "ring", VNodes: 7}, {Kind: "ketama"}} {
+			p, _ := placer.NewPlacer(spec, e)
 			for i := range tl.States {
-				p.update(&tl.States[i])
+				p.Update(&tl.States[i])
 				r := ringOf(p)
-				fresh := &ring{env: e, live: r.live}
-				var all []ringEntry
-				for j, pt := range r.pts {
-					all = append(all, ringEntry{pt.Pos, pt.Node, r.idx[j]})
+				fresh := &placer.Ring{Env: e, Live: r.Live}
+				var all []placer.RingEntry
+				for j, pt := range r.Pts {
+					all = append(all, placer.RingEntry{Pos: pt.Pos, Node: pt.Node, Index: r.Idx[j]})
 				}
-				fresh.setPoints(all)
-				if !reflect.DeepEqual(fresh.pts, r.pts) || !reflect.DeepEqual(fresh.idx, r.idx) {
+				fresh.SetPoints(all)
+				if !reflect.DeepEqual(fresh.Pts, r.Pts) || !reflect.DeepEqual(fresh.Idx, r.Idx) {
 					t.Fatalf("seed %d, %s step %d: merged points differ from sorted ones", s.Seed, spec.Kind, i)
 				}
-				if want := wantPoints(p, &tl.States[i]); len(r.pts) != want {
-					t.Fatalf("seed %d, %s step %d: %d points, want %d", s.Seed, spec.Kind, i, len(r.pts), want)
+				if want := wantPoints(p, &tl.States[i]); len(r.Pts) != want {
+					t.Fatalf("seed %d, %s step %d: %d points, want %d", s.Seed, spec.Kind, i, len(r.Pts), want)
 				}
 			}
 		}
 	}
 }
 
-func ringOf(p placer) *ring {
-	if k, ok := p.(*ketama); ok {
-		return k.r
+func ringOf(p placer.Placer) *placer.Ring {
+	if k, ok := p.(*placer.Ketama); ok {
+		return k.R
 	}
-	return p.(*ring)
+	return p.(*placer.Ring)
 }
 
 // wantPoints counts the points the members of st should have.
-func wantPoints(p placer, st *timeline.State) int {
+func wantPoints(p placer.Placer, st *timeline.State) int {
 	n := 0
-	live := liveList(st)
+	live := placer.LiveList(st)
 	for _, m := range st.Members {
 		switch r := p.(type) {
-		case *ring:
-			v := r.vnodes
+		case *placer.Ring:
+			v := r.Vnodes
 			if st.VNodes > 0 {
 				v = st.VNodes
 			}
 			n += v * m.Weight
-		case *ketama:
+		case *placer.Ketama:
 			if !m.Failed {
-				n += 4 * ketamaCount(m.Weight, totalWeight(st), len(live))
+				n += 4 * placer.KetamaCount(m.Weight, totalWeight(st), len(live))
 			}
 		}
 	}
@@ -189,12 +190,12 @@ func TestStripIndexExact(t *testing.T) {
 			if g < 0 {
 				continue
 			}
-			if got, want := s.of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
+			if got, want := s.Of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
 				t.Errorf("K=%d g=%d: cell %d, want %d", k, g, got, want)
 			}
 		}
 		for g := 0; g < k && g < 1<<16; g++ {
-			if got, want := s.of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
+			if got, want := s.Of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
 				t.Fatalf("K=%d g=%d: cell %d, want %d", k, g, got, want)
 			}
 		}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func TestJumpMatchesGoJump(t *testing.T) {
 	for i := range 20000 {
 		key = keys.Mix64(key + uint64(i))
 		for _, n := range []int{1, 2, 3, 7, 10, 11, 64, 1000, 65535} {
-			if got, want := jumpHash(key, n), int(gojump.Hash(key, n)); got != want {
+			if got, want := placer.JumpHash(key, n), int(gojump.Hash(key, n)); got != want {
 				t.Fatalf("jumpHash(%#x, %d) = %d, go-jump says %d", key, n, got, want)
 			}
 		}
@@ -30,7 +31,7 @@ func TestJumpMatchesGoJump(t *testing.T) {
 func TestJumpRuleMatchesGoJump(t *testing.T) {
 	nodes := []string{"n3", "n1", "n7", "n2", "n9", "n4", "n5"}
 	s := &Scenario{Name: "j", Title: "j", Seed: 5, Keys: keys.KeySpec{Count: 5000}, Nodes: names(nodes...),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "jump", Hash: "xxhash64"}}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "jump", Hash: "xxhash64"}}}
 	res := mustReplay(t, s)
 	owners := ownersAt(res, 0, 0)
 	for i := range res.Keys.Len() {
@@ -50,7 +51,7 @@ func TestJumpRuleMatchesGoJump(t *testing.T) {
 // which moves keys between nodes that stayed.
 func TestJumpMiddleRemoval(t *testing.T) {
 	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: keys.KeySpec{Count: 10000}, Nodes: names("a", "b", "c", "d"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "jump"}}, Steps: []timeline.Step{remove("b"), fail("c"), recover_("c"), remove("d")}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "jump"}}, Steps: []timeline.Step{remove("b"), fail("c"), recover_("c"), remove("d")}}
 	res := mustReplay(t, s)
 	steps := res.Rules[0].Steps
 	for i, wantNote := range []bool{false, true, true, true, false} {
@@ -77,7 +78,7 @@ func TestJumpMiddleRemoval(t *testing.T) {
 // TestJumpWeights: a node of weight w holds w consecutive buckets.
 func TestJumpWeights(t *testing.T) {
 	s := &Scenario{Name: "j", Title: "j", Seed: 1, Keys: keys.KeySpec{Count: 40000}, Replicas: 2,
-		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "jump"}},
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []placer.RuleSpec{{Kind: "jump"}},
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "c", Weight: 2}}}}}
 	res := mustReplay(t, s)
 	sr := res.Rules[0].Steps[1]
@@ -89,12 +90,12 @@ func TestJumpWeights(t *testing.T) {
 			t.Errorf("node %d share %.3f, want %.3f ± 0.01", id, got, want)
 		}
 	}
-	j, _ := newJump(RuleSpec{Kind: "jump"}, res.env())
-	j.update(&res.Timeline.States[1])
-	if got := j.buckets; len(got) != 6 || got[0] != 0 || got[3] != 1 || got[4] != 2 {
+	j, _ := placer.NewJump(placer.RuleSpec{Kind: "jump"}, res.env())
+	j.Update(&res.Timeline.States[1])
+	if got := j.Buckets; len(got) != 6 || got[0] != 0 || got[3] != 1 || got[4] != 2 {
 		t.Errorf("buckets %v, want [a b b b c c]", got)
 	}
-	if pref := j.prefs(2); pref[1][0] != 1 || pref[1][3] != 2 || pref[1][5] != 0 {
+	if pref := j.Prefs(2); pref[1][0] != 1 || pref[1][3] != 2 || pref[1][5] != 0 {
 		t.Errorf("second choices %v, want the next distinct bucket's node", pref[1])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"strconv"
 	"testing"
@@ -18,19 +19,19 @@ var ketamaServers = []timeline.NodeSpec{
 }
 
 // newKetamaFor builds a ketama placer over the given servers, all live.
-func newKetamaFor(t *testing.T, servers []timeline.NodeSpec) (*ketama, *timeline.State) {
+func newKetamaFor(t *testing.T, servers []timeline.NodeSpec) (*placer.Ketama, *timeline.State) {
 	t.Helper()
-	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 1}, 1)}
+	e := &placer.Env{Keys: keys.NewKeySet(keys.KeySpec{Count: 1}, 1)}
 	st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 	for i, s := range servers {
-		e.nodes = append(e.nodes, s.Name)
+		e.Nodes = append(e.Nodes, s.Name)
 		st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: s.Weight})
 	}
-	k, err := newKetama(RuleSpec{Kind: "ketama"}, e)
+	k, err := placer.NewKetama(placer.RuleSpec{Kind: "ketama"}, e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.update(st)
+	k.Update(st)
 	return k, st
 }
 
@@ -51,11 +52,11 @@ func TestKetamaLibketamaHarness(t *testing.T) {
 	for i := range 1000000 {
 		key = strconv.AppendInt(key[:0], int64(i), 10)
 		h := keys.HashMD5.Sum32(key)
-		pt := k.r.pts[k.r.first(h)]
+		pt := k.R.Pts[k.R.First(h)]
 		line = strconv.AppendUint(line[:0], uint64(h), 10)
 		line = append(line, ' ')
 		line = strconv.AppendUint(line, uint64(pt.Pos), 10)
-		line = append(append(append(line, ' '), k.r.env.nodes[pt.Node]...), '\n')
+		line = append(append(append(line, ' '), k.R.Env.Nodes[pt.Node]...), '\n')
 		out.Write(line)
 	}
 	sum := md5.Sum(out.Bytes())
@@ -69,13 +70,13 @@ func TestKetamaLibketamaHarness(t *testing.T) {
 func TestKetamaPoints(t *testing.T) {
 	servers := []timeline.NodeSpec{{Name: "127.0.0.1:11211", Weight: 1}, {Name: "127.0.0.1:11212", Weight: 1}, {Name: "127.0.0.1:11213", Weight: 1}}
 	k, _ := newKetamaFor(t, servers)
-	if len(k.r.pts) != 480 {
-		t.Fatalf("%d points, want 480", len(k.r.pts))
+	if len(k.R.Pts) != 480 {
+		t.Fatalf("%d points, want 480", len(k.R.Pts))
 	}
 	d := md5.Sum([]byte("127.0.0.1:11211-0"))
 	first := uint32(d[0]) | uint32(d[1])<<8 | uint32(d[2])<<16 | uint32(d[3])<<24
 	found := false
-	for _, p := range k.r.pts {
+	for _, p := range k.R.Pts {
 		found = found || p.Pos == first && p.Node == 0
 	}
 	if !found {
@@ -84,7 +85,7 @@ func TestKetamaPoints(t *testing.T) {
 	for _, c := range []struct{ w, total, n, want int }{
 		{1, 3, 3, 40}, {600, 4300, 8, 44}, {100, 4300, 8, 7}, {1, 1000, 2, 0}, {1, 1, 1, 40},
 	} {
-		if got := ketamaCount(c.w, c.total, c.n); got != c.want {
+		if got := placer.KetamaCount(c.w, c.total, c.n); got != c.want {
 			t.Errorf("ketamaCount(%d, %d, %d) = %d, want %d", c.w, c.total, c.n, got, c.want)
 		}
 	}
@@ -94,7 +95,7 @@ func TestKetamaPoints(t *testing.T) {
 // vnodes steps, which do not apply.
 func TestKetamaNotes(t *testing.T) {
 	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 100}, Replicas: 1,
-		Nodes: []timeline.NodeSpec{{Name: "big", Weight: 1000}, {Name: "tiny", Weight: 1}}, Rules: []RuleSpec{{Kind: "ketama"}},
+		Nodes: []timeline.NodeSpec{{Name: "big", Weight: 1000}, {Name: "tiny", Weight: 1}}, Rules: []placer.RuleSpec{{Kind: "ketama"}},
 		Steps: []timeline.Step{{Op: timeline.OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)
 	if n := res.Rules[0].Steps[0].Notes; len(n) != 1 || !bytes.Contains([]byte(n[0]), []byte(`"tiny"`)) {
@@ -113,7 +114,7 @@ func TestKetamaNotes(t *testing.T) {
 // keys move between servers that stayed: collateral > 0.
 func TestKetamaUnequalWeightsRebuild(t *testing.T) {
 	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 20000}, Replicas: 1,
-		Nodes: ketamaServers[:4], Rules: []RuleSpec{{Kind: "ketama"}},
+		Nodes: ketamaServers[:4], Rules: []placer.RuleSpec{{Kind: "ketama"}},
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: ketamaServers[4:5]}}}
 	sr := mustReplay(t, s).Rules[0].Steps[1]
 	if sr.Collateral() == 0 {
@@ -125,7 +126,7 @@ func TestKetamaUnequalWeightsRebuild(t *testing.T) {
 // 39 hashes each (156 points), so growing from 60 to 61 servers moves keys
 // between servers that stayed; update says so.
 func TestKetamaFloatRounding(t *testing.T) {
-	if got := ketamaCount(1, 61, 61); got != 39 {
+	if got := placer.KetamaCount(1, 61, 61); got != 39 {
 		t.Fatalf("ketamaCount(1, 61, 61) = %d, want 39", got)
 	}
 	servers := make([]timeline.NodeSpec, 61)
@@ -133,7 +134,7 @@ func TestKetamaFloatRounding(t *testing.T) {
 		servers[i] = timeline.NodeSpec{Name: "10.0.0." + strconv.Itoa(i+1) + ":11211", Weight: 1}
 	}
 	s := &Scenario{Name: "k", Title: "k", Seed: 1, Keys: keys.KeySpec{Count: 20000}, Replicas: 1,
-		Nodes: servers[:60], Rules: []RuleSpec{{Kind: "ketama"}}, Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: servers[60:]}}}
+		Nodes: servers[:60], Rules: []placer.RuleSpec{{Kind: "ketama"}}, Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: servers[60:]}}}
 	res := mustReplay(t, s)
 	sr := res.Rules[0].Steps[1]
 	if len(sr.Notes) != 1 || sr.Collateral() == 0 || len(res.Rules[0].Steps[0].Notes) != 0 {

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/keys"
 import "testing"
 
@@ -9,12 +10,12 @@ import "testing"
 // go back and forth between tables), also when the budget is too small
 // to keep the keys of a difference or any difference at all.
 func TestMaglevDeltaMatchesScratch(t *testing.T) {
-	defer func(b int) { maglevDiffBytes = b }(maglevDiffBytes)
+	defer func(b int) { placer.MaglevDiffBytes = b }(placer.MaglevDiffBytes)
 	deltas := 0
 	for _, budget := range []int{1 << 20, 64, 0} {
-		maglevDiffBytes = budget
+		placer.MaglevDiffBytes = budget
 		for seed := range int64(30) {
-			spec := RuleSpec{Kind: "maglev", M: []int{7, 251, 4099}[seed%3]}
+			spec := placer.RuleSpec{Kind: "maglev", M: []int{7, 251, 4099}[seed%3]}
 			if seed%5 == 4 {
 				spec.Hash = keys.HashNames[seed/5%int64(len(keys.HashNames))]
 			}
@@ -30,17 +31,17 @@ func TestMaglevDeltaMatchesScratch(t *testing.T) {
 // oldest going first, and a difference whose keys alone exceed half of
 // it keeps only its entries.
 func TestMaglevDiffsBudget(t *testing.T) {
-	defer func(b int) { maglevDiffBytes = b }(maglevDiffBytes)
-	maglevDiffBytes = 600
-	var c maglevDiffs
-	c.put(&maglevDiff{a: 1, b: 2, entries: make([]uint32, 10), keys: make([]uint32, 40)}) // 200 bytes
-	c.put(&maglevDiff{a: 2, b: 3, entries: make([]uint32, 10), keys: make([]uint32, 60)}) // 280
-	c.put(&maglevDiff{a: 3, b: 4, entries: make([]uint32, 10), keys: make([]uint32, 30)}) // 160: drops the first
-	if c.get(2, 1) != nil || c.get(3, 2) == nil || c.get(4, 3) == nil || c.bytes != 440 {
-		t.Fatalf("after three puts: %d bytes, first kept %v", c.bytes, c.get(1, 2) != nil)
+	defer func(b int) { placer.MaglevDiffBytes = b }(placer.MaglevDiffBytes)
+	placer.MaglevDiffBytes = 600
+	var c placer.MaglevDiffs
+	c.Put(&placer.MaglevDiff{A: 1, B: 2, Entries: make([]uint32, 10), Keys: make([]uint32, 40)}) // 200 bytes
+	c.Put(&placer.MaglevDiff{A: 2, B: 3, Entries: make([]uint32, 10), Keys: make([]uint32, 60)}) // 280
+	c.Put(&placer.MaglevDiff{A: 3, B: 4, Entries: make([]uint32, 10), Keys: make([]uint32, 30)}) // 160: drops the first
+	if c.Get(2, 1) != nil || c.Get(3, 2) == nil || c.Get(4, 3) == nil || c.Bytes != 440 {
+		t.Fatalf("after three puts: %d bytes, first kept %v", c.Bytes, c.Get(1, 2) != nil)
 	}
-	c.put(&maglevDiff{a: 5, b: 6, entries: make([]uint32, 5), keys: make([]uint32, 80)}) // keys 320 > 300: dropped
-	if d := c.get(5, 6); d == nil || d.keys != nil || c.bytes != 460 {
-		t.Fatalf("big difference: kept %v, %d bytes", d != nil, c.bytes)
+	c.Put(&placer.MaglevDiff{A: 5, B: 6, Entries: make([]uint32, 5), Keys: make([]uint32, 80)}) // keys 320 > 300: dropped
+	if d := c.Get(5, 6); d == nil || d.Keys != nil || c.Bytes != 460 {
+		t.Fatalf("big difference: kept %v, %d bytes", d != nil, c.Bytes)
 	}
 }

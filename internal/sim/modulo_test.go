@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"math/rand/v2"
@@ -19,9 +20,9 @@ func TestFastModExact(t *testing.T) {
 		ps = append(ps, r.Uint32())
 	}
 	for _, n := range ns {
-		f := newFastMod(n)
+		f := placer.NewFastMod(n)
 		for _, p := range ps {
-			if got := f.of(p); got != p%n {
+			if got := f.Of(p); got != p%n {
 				t.Fatalf("%d mod %d = %d, want %d", p, n, got, p%n)
 			}
 		}
@@ -31,7 +32,7 @@ func TestFastModExact(t *testing.T) {
 // TestModuloWeightNote: modulo ignores weights and says so.
 func TestModuloWeightNote(t *testing.T) {
 	s := &Scenario{Name: "h", Title: "h", Seed: 1, Keys: keys.KeySpec{Count: 10}, Replicas: 1,
-		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}}, Rules: []RuleSpec{{Kind: "modulo"}}}
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}}, Rules: []placer.RuleSpec{{Kind: "modulo"}}}
 	if n := mustReplay(t, s).Rules[0].Steps[0].Notes; len(n) != 1 || n[0] != "modulo has no weighted form: weights ignored" {
 		t.Errorf("notes %q", n)
 	}

@@ -2,21 +2,23 @@ package sim
 
 import (
 	"fmt"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // churnyScenario is a random scenario for delta tests: adds with weights,
 // removals, failures and recoveries of one or several nodes at once,
 // weight, replicas and vnodes steps, over a few hundred to a few thousand
 // keys (sometimes an explicit list with duplicates).
-func churnyScenario(seed int64, spec RuleSpec) *Scenario {
+func churnyScenario(seed int64, spec placer.RuleSpec) *Scenario {
 	r := rand.New(rand.NewPCG(uint64(seed), 17))
 	s := &Scenario{Name: "d", Title: "d", Seed: uint64(seed), Replicas: 1 + r.IntN(3),
-		Keys: keys.KeySpec{Count: 100 + r.IntN(2500)}, Rules: []RuleSpec{spec}}
+		Keys: keys.KeySpec{Count: 100 + r.IntN(2500)}, Rules: []placer.RuleSpec{spec}}
 	if r.IntN(4) == 0 {
 		for i := range s.Keys.Count {
 			s.Keys.List = append(s.Keys.List, fmt.Sprintf("k%d", i%(1+s.Keys.Count/3)))
@@ -99,34 +101,34 @@ func checkDeltaMatchesScratch(t *testing.T, s *Scenario) int {
 		t.Fatal(errs[0])
 	}
 	spec := s.Rules[0]
-	e := &env{keys: keys.NewKeySet(s.Keys, s.Seed), nodes: tl.Nodes}
-	p, err := newPlacer(spec, e)
+	e := &placer.Env{Keys: keys.NewKeySet(s.Keys, s.Seed), Nodes: tl.Nodes}
+	p, err := placer.NewPlacer(spec, e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dp := p.(deltaPlacer)
+	dp := p.(placer.DeltaPlacer)
 	var cur [][]timeline.NodeID
-	var d delta
+	var d placer.Delta
 	deltas := 0
 	for i := range tl.States {
 		st := &tl.States[i]
-		p.update(st)
-		d.reset(st.Replicas)
-		if i > 0 && len(cur) == st.Replicas && dp.delta(&d) {
+		p.Update(st)
+		d.Reset(st.Replicas)
+		if i > 0 && len(cur) == st.Replicas && dp.Delta(&d) {
 			deltas++
 			seen := map[uint32]bool{}
-			for j, k := range d.keys {
+			for j, k := range d.Keys {
 				if seen[k] {
 					t.Fatalf("seed %d step %d: key %d twice in a delta", s.Seed, i, k)
 				}
 				seen[k] = true
 				for r := range cur {
-					cur[r][k] = d.lists[r][j]
+					cur[r][k] = d.Lists[r][j]
 				}
 			}
 		} else {
-			cur = makeLists(st.Replicas, e.keys.Len())
-			p.assign(cur)
+			cur = placer.MakeLists(st.Replicas, e.Keys.Len())
+			p.Assign(cur)
 		}
 		want := replayTo(spec, e, tl, i)
 		for r := range want {
@@ -154,7 +156,7 @@ func firstDiff(a, b []timeline.NodeID) int {
 func TestMultiprobeDeltaMatchesScratch(t *testing.T) {
 	deltas := 0
 	for seed := range int64(60) {
-		spec := RuleSpec{Kind: "multiprobe", Probes: []int{0, 1, 2, 5, 21, 40}[seed%6], VNodes: 1 + int(seed/6)%3}
+		spec := placer.RuleSpec{Kind: "multiprobe", Probes: []int{0, 1, 2, 5, 21, 40}[seed%6], VNodes: 1 + int(seed/6)%3}
 		if seed%5 == 4 {
 			spec.Hash = keys.HashNames[seed/5%int64(len(keys.HashNames))]
 		}
@@ -163,64 +165,4 @@ func TestMultiprobeDeltaMatchesScratch(t *testing.T) {
 	if deltas < 300 {
 		t.Errorf("only %d steps came from a delta", deltas)
 	}
-}
-
-// TestProbeGap: probeGap is the minimum over the probes, for every probe
-// count including those that are not a multiple of its three lanes.
-func TestProbeGap(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		a, d, k := r.Uint32(), r.Uint32()|1, 1+r.IntN(50)
-		want := ^uint32(0)
-		for j := range uint32(k) {
-			want = min(want, a-j*d)
-		}
-		if got := probeGap(a, d, k); got != want {
-			t.Fatalf("probeGap(%d, %d, %d) = %d, want %d", a, d, k, got, want)
-		}
-	}
-}
-
-// TestGapBound: the bucketed bound never exceeds the exact least distance
-// from a key's probes to the arrivals (so no capture is missed), and
-// equals it for probes with no arrival after them in their bucket.
-func TestGapBound(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	p := &multiprobe{k: 21}
-	for trial := range 300 {
-		arrive := make([]uint32, 1+r.IntN(300))
-		for i := range arrive {
-			arrive[i] = r.Uint32()
-			if trial%3 == 0 {
-				arrive[i] >>= 20 // crowded near 0, many per bucket
-			}
-		}
-		slices.Sort(arrive)
-		ix := newArrivalIndex(arrive)
-		for range 50 {
-			h := r.Uint32()
-			exact, bound := p.gap(h, arrive), p.gapBound(h, ix)
-			if bound > exact {
-				t.Fatalf("trial %d, h %d: bound %d above the exact gap %d", trial, h, bound, exact)
-			}
-			if bound < exact && !p.sharesBucket(h, arrive, ix) {
-				t.Fatalf("trial %d, h %d: bound %d below the exact gap %d with no arrival after a probe in its bucket", trial, h, bound, exact)
-			}
-		}
-	}
-}
-
-// sharesBucket reports whether a probe of the key at h has an arrival at
-// or after it in its bucket.
-func (p *multiprobe) sharesBucket(h uint32, arrive []uint32, ix *arrivalIndex) bool {
-	d := keys.Fmix32(h+0x9e3779b9) | 1
-	for j := range uint32(p.k) {
-		x := h + j*d
-		for _, q := range arrive {
-			if q>>ix.shift == x>>ix.shift && q >= x {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"testing"
 )
@@ -11,19 +12,19 @@ import (
 // points.
 func TestMultiprobeBrute(t *testing.T) {
 	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 3000}, Nodes: names("a", "b", "c", "d", "e", "f"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []timeline.Step{fail("b")}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []timeline.Step{fail("b")}}
 	res := mustReplay(t, s)
 	e := res.env()
-	p, _ := newMultiprobe(RuleSpec{Kind: "multiprobe", Probes: 5}, e)
-	p.update(&res.Timeline.States[1])
+	p, _ := placer.NewMultiprobe(placer.RuleSpec{Kind: "multiprobe", Probes: 5}, e)
+	p.Update(&res.Timeline.States[1])
 	owners := ownersAt(res, 0, 1)
 	for i, h := range res.Keys.Pos {
 		d := keys.Fmix32(h+0x9e3779b9) | 1
 		best, bestD := timeline.NoNode, uint64(1<<33)
 		for j := range uint32(5) {
 			x := h + j*d
-			for _, pt := range p.r.pts {
-				if dist := uint64(pt.Pos - x); p.r.live[pt.Node] && dist < bestD {
+			for _, pt := range p.R.Pts {
+				if dist := uint64(pt.Pos - x); p.R.Live[pt.Node] && dist < bestD {
 					best, bestD = pt.Node, dist
 				}
 			}
@@ -41,7 +42,7 @@ func TestMultiprobeBrute(t *testing.T) {
 func TestMultiprobeBalance(t *testing.T) {
 	nodes := nodeNames(50)
 	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 100000}, Nodes: nodes, Replicas: 1,
-		Rules: []RuleSpec{{Kind: "multiprobe"}, {Kind: "multiprobe", Probes: 1}}}
+		Rules: []placer.RuleSpec{{Kind: "multiprobe"}, {Kind: "multiprobe", Probes: 1}}}
 	res := mustReplay(t, s)
 	if p := res.Balance(0, 0).PeakToMean; p > 1.15 {
 		t.Errorf("21 probes: peak-to-mean %.3f, want ≤ 1.15", p)
@@ -55,7 +56,7 @@ func TestMultiprobeBalance(t *testing.T) {
 // w/Σw of the keys.
 func TestMultiprobeWeights(t *testing.T) {
 	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 100000}, Replicas: 1,
-		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "multiprobe"}},
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []placer.RuleSpec{{Kind: "multiprobe"}},
 		Steps: []timeline.Step{{Op: timeline.OpVNodes, Value: 10}}}
 	res := mustReplay(t, s)
 	if got := float64(res.Rules[0].Steps[0].Loads[1]) / 100000; got < 0.70 || got > 0.80 {

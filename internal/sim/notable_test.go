@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
@@ -17,7 +18,7 @@ func TestNotable(t *testing.T) {
 		nodes[j].Weight = 1 + j%3
 	}
 	s := &Scenario{Name: "n", Title: "N", Seed: 3, Keys: keys.KeySpec{Count: 6000}, Nodes: nodes, Replicas: 1,
-		Rules: []RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "rendezvous"}},
+		Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "rendezvous"}},
 		Steps: []timeline.Step{fail("node-4", "node-9"), add("x", "y")}}
 	res := mustReplay(t, s)
 	for i, st := range res.Timeline.States {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strconv"
@@ -18,18 +19,18 @@ import (
 // join order. internal/conformance checks each package against the real
 // product; this closes the chain from the product to ringreport's output.
 func TestProfilesThroughTheReplay(t *testing.T) {
-	for _, k := range Kinds {
-		if k.profile == nil {
+	for _, k := range placer.Kinds {
+		if k.Profile == nil {
 			continue
 		}
 		t.Run(k.Name, func(t *testing.T) {
 			s := &Scenario{Name: "p", Title: "p", Seed: 5, Keys: keys.KeySpec{List: append(sequentialKeys(600), "", "{user1}.x", "日本語", "🎉")},
 				Nodes: []timeline.NodeSpec{{Name: "10.0.0.1:11211", Weight: 2}, {Name: "10.0.0.2:11211", Weight: 1}, {Name: "10.0.0.3:11212", Weight: 3}, {Name: "10.0.0.4:11211", Weight: 1}},
-				Rules: []RuleSpec{{Kind: k.Name, Label: k.Name, Opts: required(k)}}, Replicas: 2,
+				Rules: []placer.RuleSpec{{Kind: k.Name, Label: k.Name, Opts: required(k)}}, Replicas: 2,
 				Steps: []timeline.Step{add("10.0.0.5:11211"), fail("10.0.0.2:11211"), recover_("10.0.0.2:11211"),
 					{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "10.0.0.3:11212", Weight: 1}}}, remove("10.0.0.1:11211")}}
 			res := mustReplay(t, s)
-			rule, err := k.profile.New(withDefaults(k.Params, s.Rules[0]))
+			rule, err := k.Profile.New(placer.WithDefaults(k.Params, s.Rules[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +79,7 @@ func TestProfilesThroughTheReplay(t *testing.T) {
 
 // required gives every required parameter of k a value: its maximum,
 // capped at 12 (a topic of 12 partitions).
-func required(k Kind) map[string]string {
+func required(k placer.Kind) map[string]string {
 	opts := map[string]string{}
 	for _, p := range k.Params {
 		if p.Required {
@@ -93,8 +94,8 @@ func required(k Kind) map[string]string {
 // naming sdbm turns it off, so the rule a scenario names bare must hash
 // keys as the package does with no options.
 func TestHAProxyDefaultAvalanche(t *testing.T) {
-	k := KindOf("haproxy")
-	r, err := k.profile.New(withDefaults(k.Params, RuleSpec{Kind: "haproxy"}))
+	k := placer.KindOf("haproxy")
+	r, err := k.Profile.New(placer.WithDefaults(k.Params, placer.RuleSpec{Kind: "haproxy"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestHAProxyDefaultAvalanche(t *testing.T) {
 	if key := []byte("user:42"); r.Hash(key) != want.Hash(key) {
 		t.Errorf("bare haproxy hashes %q to %d; HAProxy's default gives %d", key, r.Hash(key), want.Hash(key))
 	}
-	if e := (RuleSpec{Kind: "haproxy"}).Effective(); e.Opts["avalanche"] != "true" || e.Opts["hash_function"] != "sdbm" {
+	if e := (placer.RuleSpec{Kind: "haproxy"}).Effective(); e.Opts["avalanche"] != "true" || e.Opts["hash_function"] != "sdbm" {
 		t.Errorf("effective options %v; want sdbm with avalanche", e.Opts)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/placer"
 )
 
 // TestReadmeRuleTable checks the README's table of placement rules
@@ -24,7 +26,7 @@ func TestReadmeRuleTable(t *testing.T) {
 		params[m[1]] = m[2]
 	}
 	var kinds []string
-	for _, k := range Kinds {
+	for _, k := range placer.Kinds {
 		kinds = append(kinds, k.Name)
 		for _, p := range k.Params {
 			if !strings.Contains(params[k.Name], "`"+p.Name+"`") {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
@@ -11,15 +12,15 @@ import (
 // highest scores, best first, computed here by brute force.
 func TestRendezvousTopR(t *testing.T) {
 	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: keys.KeySpec{Count: 2000}, Nodes: names("a", "b", "c", "d", "e"),
-		Replicas: 3, Rules: []RuleSpec{{Kind: "rendezvous"}}, Steps: []timeline.Step{fail("c")}}
+		Replicas: 3, Rules: []placer.RuleSpec{{Kind: "rendezvous"}}, Steps: []timeline.Step{fail("c")}}
 	res := mustReplay(t, s)
 	e := res.env()
-	z, _ := newRendezvous(RuleSpec{Kind: "rendezvous"}, e)
+	z, _ := placer.NewRendezvous(placer.RuleSpec{Kind: "rendezvous"}, e)
 	lists := replayTo(res.Rules[0].Spec, e, res.Timeline, 1)
 	for i, k := range res.Keys.Pos {
 		ids := []timeline.NodeID{0, 1, 3, 4} // c failed
 		slices.SortFunc(ids, func(a, b timeline.NodeID) int {
-			sa, sb := keys.Mix64(uint64(k)^z.seed[a])>>12, keys.Mix64(uint64(k)^z.seed[b])>>12
+			sa, sb := keys.Mix64(uint64(k)^z.Seed[a])>>12, keys.Mix64(uint64(k)^z.Seed[b])>>12
 			if sa != sb {
 				if sa > sb {
 					return -1
@@ -41,18 +42,18 @@ func TestRendezvousIncremental(t *testing.T) {
 	for _, R := range []int{1, 2, 4} {
 		s := churnScenario(3000)
 		s.Replicas = R
-		s.Rules = []RuleSpec{{Kind: "rendezvous"}, {Kind: "rendezvous", Hash: "xxhash64"}}
+		s.Rules = []placer.RuleSpec{{Kind: "rendezvous"}, {Kind: "rendezvous", Hash: "xxhash64"}}
 		res := mustReplay(t, s)
 		for r := range res.Rules {
 			for i := range res.Timeline.States {
 				e := res.env()
-				z, _ := newRendezvous(res.Rules[r].Spec, e)
-				z.update(&res.Timeline.States[i]) // a fresh placer ranks everything
+				z, _ := placer.NewRendezvous(res.Rules[r].Spec, e)
+				z.Update(&res.Timeline.States[i]) // a fresh placer ranks everything
 				lists := make([][]timeline.NodeID, res.Timeline.States[i].Replicas)
 				for k := range lists {
 					lists[k] = make([]timeline.NodeID, res.Keys.Len())
 				}
-				z.assign(lists)
+				z.Assign(lists)
 				got := ownersAt(res, r, i)
 				if !slices.Equal(got, lists[0]) {
 					t.Fatalf("R=%d rule %d step %d: incremental differs from full ranking", R, r, i)
@@ -66,7 +67,7 @@ func TestRendezvousIncremental(t *testing.T) {
 // w/Σw, and adding a heavy node moves keys only to it.
 func TestRendezvousWeights(t *testing.T) {
 	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: keys.KeySpec{Count: 100000}, Replicas: 1,
-		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}, {Name: "c", Weight: 3}, {Name: "d", Weight: 4}}, Rules: []RuleSpec{{Kind: "rendezvous"}},
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}, {Name: "c", Weight: 3}, {Name: "d", Weight: 4}}, Rules: []placer.RuleSpec{{Kind: "rendezvous"}},
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "e", Weight: 5}}}, remove("b")}}
 	res := mustReplay(t, s)
 	for id, l := range res.Rules[0].Steps[0].Loads[:4] {

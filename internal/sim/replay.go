@@ -2,11 +2,13 @@ package sim
 
 import (
 	"fmt"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
-	"github.com/ringreport/ringreport/internal/workers"
 	"slices"
 	"strconv"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+	"github.com/ringreport/ringreport/internal/workers"
 )
 
 // Replay runs every rule of a scenario over its membership timeline. The
@@ -54,8 +56,8 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 
 // labelRules fills empty labels: the kind alone, or the kind with its
 // position when the kind repeats.
-func labelRules(rules []RuleSpec) []RuleSpec {
-	out := append([]RuleSpec(nil), rules...)
+func labelRules(rules []placer.RuleSpec) []placer.RuleSpec {
+	out := append([]placer.RuleSpec(nil), rules...)
 	count := map[string]int{}
 	for _, r := range rules {
 		count[r.Kind]++
@@ -72,14 +74,14 @@ func labelRules(rules []RuleSpec) []RuleSpec {
 }
 
 // replayRule runs one rule through every state of the timeline.
-func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, error) {
+func replayRule(res *Result, spec placer.RuleSpec, opts replayOptions) (RuleResult, error) {
 	e := res.env()
-	p, err := newPlacer(spec, e)
+	p, err := placer.NewPlacer(spec, e)
 	if err != nil {
 		return RuleResult{}, err
 	}
-	if c, ok := p.(startChecker); ok {
-		if err := c.checkStart(&res.Timeline.States[0]); err != nil {
+	if c, ok := p.(placer.StartChecker); ok {
+		if err := c.CheckStart(&res.Timeline.States[0]); err != nil {
 			return RuleResult{}, fmt.Errorf("rule %s: the starting cluster: %w", spec.Label, err)
 		}
 	}
@@ -93,29 +95,9 @@ func replayRule(res *Result, spec RuleSpec, opts replayOptions) (RuleResult, err
 	return rr, nil
 }
 
-// A startChecker can refuse the starting cluster, as a product refuses a
-// configuration (a Kafka topic's replication factor above its brokers), so
-// that the replay fails with the product's reason instead of placing
-// nothing.
-type startChecker interface {
-	checkStart(st *timeline.State) error
-}
-
-// A deltaPlacer can also place a step incrementally. After update, delta
-// fills d (already reset to the step's list length) with every key whose
-// preference list may differ from the one the placer gave it at the
-// previous step, with its new list, and returns true; it returns false,
-// writing nothing that matters, when it cannot, and the caller falls back
-// to assign. The caller asks for a delta only when the list length did
-// not change, and only after an assign or a delta of the previous step.
-type deltaPlacer interface {
-	placer
-	delta(d *delta) bool
-}
-
 // replayFast measures every step through the tracker: deltas where the
 // placer has them, whole assignments diffed otherwise.
-func replayFast(res *Result, p placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
+func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
 	run := newRuleRun(res, p, recompute)
 	run.t.keepCounts = keepCounts
 	for i := range out {
@@ -126,16 +108,16 @@ func replayFast(res *Result, p placer, out []StepResult, recompute func(int) [][
 // ruleRun is one rule's replay in progress.
 type ruleRun struct {
 	res       *Result
-	p         placer
-	dp        deltaPlacer // p, when it has deltas
+	p         placer.Placer
+	dp        placer.DeltaPlacer // p, when it has deltas
 	t         *tracker
-	d         delta
+	d         placer.Delta
 	recompute func(int) [][]timeline.NodeID
 }
 
-func newRuleRun(res *Result, p placer, recompute func(int) [][]timeline.NodeID) *ruleRun {
+func newRuleRun(res *Result, p placer.Placer, recompute func(int) [][]timeline.NodeID) *ruleRun {
 	run := &ruleRun{res: res, p: p, t: newTracker(res, p.Order()), recompute: recompute}
-	run.dp, _ = p.(deltaPlacer)
+	run.dp, _ = p.(placer.DeltaPlacer)
 	return run
 }
 
@@ -144,42 +126,42 @@ func newRuleRun(res *Result, p placer, recompute func(int) [][]timeline.NodeID) 
 func (run *ruleRun) step(i int) StepResult {
 	st := &run.res.Timeline.States[i]
 	p, t := run.p, run.t
-	notes := p.update(st)
+	notes := p.Update(st)
 	var sr StepResult
 	switch {
 	case i == 0:
-		p.assign(t.lists(true, st.Replicas))
+		p.Assign(t.lists(true, st.Replicas))
 		sr = t.start()
 	case run.dp != nil && st.Replicas == len(t.cur) && deltaOf(run.dp, &run.d, st.Replicas):
 		sr = t.applyDelta(i, &run.d)
 	default:
-		p.assign(t.lists(false, st.Replicas))
+		p.Assign(t.lists(false, st.Replicas))
 		sr = t.applyWhole(i)
 	}
 	sr.Notes = notes
 	health(&sr, p, st, t.cur, run.res.Timeline.Labels)
-	sr.Arcs, sr.Points = p.geometry()
+	sr.Arcs, sr.Points = p.Geometry()
 	sr.Probes = probes(p, run.res.Scenario.Probes, st.Replicas)
 	sr.Recurs = t.recurs(i, sr.Fingerprint, run.recompute)
 	return sr
 }
 
-func deltaOf(dp deltaPlacer, d *delta, r int) bool {
-	d.reset(r)
-	return dp.delta(d)
+func deltaOf(dp placer.DeltaPlacer, d *placer.Delta, r int) bool {
+	d.Reset(r)
+	return dp.Delta(d)
 }
 
 // replayFull is the reference replay: whole assignments and metrics from
 // scratch at every step, recurrences by recomputation.
-func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
+func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
 	rank := p.Order()
 	var prev [][]timeline.NodeID
 	seen := map[uint64][]int{}
 	for i := range res.Timeline.States {
 		st := &res.Timeline.States[i]
-		notes := p.update(st)
-		cur := makeLists(st.Replicas, res.Keys.Len())
-		p.assign(cur)
+		notes := p.Update(st)
+		cur := placer.MakeLists(st.Replicas, res.Keys.Len())
+		p.Assign(cur)
 		var prevLoads []int
 		total := 0
 		if i > 0 {
@@ -188,7 +170,7 @@ func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][
 		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank, keepCounts)
 		sr.Notes = notes
 		health(&sr, p, st, cur, res.Timeline.Labels)
-		sr.Arcs, sr.Points = p.geometry()
+		sr.Arcs, sr.Points = p.Geometry()
 		sr.Probes = probes(p, res.Scenario.Probes, st.Replicas)
 		for _, j := range seen[sr.Fingerprint] {
 			if slices.Equal(recompute(j)[0], cur[0]) {
@@ -203,34 +185,34 @@ func replayFull(res *Result, p placer, out []StepResult, recompute func(int) [][
 	}
 }
 
-func probes(p placer, keys []string, r int) []Probe {
+func probes(p placer.Placer, keys []string, r int) []Probe {
 	out := make([]Probe, len(keys))
-	pt, _ := p.(positionTexter)
+	pt, _ := p.(placer.PositionTexter)
 	for i, k := range keys {
-		out[i].Position, out[i].Owners = p.probe(k, r)
+		out[i].Position, out[i].Owners = p.Probe(k, r)
 		if pt != nil {
-			out[i].Text = pt.positionText(k)
+			out[i].Text = pt.PositionText(k)
 		}
 	}
 	return out
 }
 
-// A positionTexter says where a key is in its product's own words.
-type positionTexter interface {
-	positionText(key string) string
-}
-
 // replayTo recomputes a rule's assignment at an earlier step from scratch;
 // it serves exact recurrence checks when snapshots would cost too much.
-func replayTo(spec RuleSpec, e *env, tl *timeline.Timeline, step int) [][]timeline.NodeID {
-	p, _ := newPlacer(spec, e)
+func replayTo(spec placer.RuleSpec, e *placer.Env, tl *timeline.Timeline, step int) [][]timeline.NodeID {
+	p, _ := placer.NewPlacer(spec, e)
 	for i := 0; i <= step; i++ {
-		p.update(&tl.States[i])
+		p.Update(&tl.States[i])
 	}
 	lists := make([][]timeline.NodeID, tl.States[step].Replicas)
 	for k := range lists {
-		lists[k] = make([]timeline.NodeID, e.keys.Len())
+		lists[k] = make([]timeline.NodeID, e.Keys.Len())
 	}
-	p.assign(lists)
+	p.Assign(lists)
 	return lists
+}
+
+// env returns what a placer of this replay shares.
+func (r *Result) env() *placer.Env {
+	return &placer.Env{Keys: r.Keys, Nodes: r.Timeline.Nodes, Labels: r.Timeline.Labels}
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"testing"
 )
@@ -36,7 +37,7 @@ func BenchmarkReplay(b *testing.B) {
 	for _, spec := range benchRules {
 		b.Run(fmt.Sprintf("rule=%s/keys=%s/nodes=%d/vnodes=160/steps=%d", spec.Kind, sizeName(k), n, steps), func(b *testing.B) {
 			s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(n),
-				Replicas: 1, Rules: []RuleSpec{spec}, Steps: scaleSteps(n, steps)}
+				Replicas: 1, Rules: []placer.RuleSpec{spec}, Steps: scaleSteps(n, steps)}
 			keySetOf(k)
 			for b.Loop() {
 				if _, err := Replay(s); err != nil {

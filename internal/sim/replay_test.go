@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -15,7 +16,7 @@ import (
 func walkthrough(steps ...timeline.Step) *Scenario {
 	return &Scenario{Name: "w", Title: "w", Seed: 1, Keys: keys.KeySpec{Count: 900},
 		Nodes: names("a", "b", "c", "d", "e"), Replicas: 1,
-		Rules: []RuleSpec{{Kind: "ring"}, {Kind: "modulo"}}, Steps: steps}
+		Rules: []placer.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}}, Steps: steps}
 }
 
 func TestLoadsSumToK(t *testing.T) {
@@ -107,7 +108,7 @@ func TestRecurrenceWithoutSnapshots(t *testing.T) {
 func TestModuloAddMovesNOverNPlusOne(t *testing.T) {
 	for _, n := range []int{2, 5, 10} {
 		s := &Scenario{Name: "m", Title: "m", Seed: 3, Keys: keys.KeySpec{Count: 100000},
-			Nodes: nodeNames(n), Rules: []RuleSpec{{Kind: "modulo"}}, Steps: []timeline.Step{add("extra")}}
+			Nodes: nodeNames(n), Rules: []placer.RuleSpec{{Kind: "modulo"}}, Steps: []timeline.Step{add("extra")}}
 		res := mustReplay(t, s)
 		got := float64(res.Rules[0].Steps[1].Moved) / 100000
 		want := float64(n) / float64(n+1)
@@ -120,9 +121,9 @@ func TestModuloAddMovesNOverNPlusOne(t *testing.T) {
 // TestRingIndependentOfJoinOrder: the ring depends on the node set only.
 func TestRingIndependentOfJoinOrder(t *testing.T) {
 	a := mustReplay(t, &Scenario{Name: "a", Seed: 1, Keys: keys.KeySpec{Count: 2000},
-		Nodes: names("a", "b", "c"), Rules: []RuleSpec{{Kind: "ring", VNodes: 50}}})
+		Nodes: names("a", "b", "c"), Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 50}}})
 	b := mustReplay(t, &Scenario{Name: "b", Seed: 1, Keys: keys.KeySpec{Count: 2000},
-		Nodes: names("c", "a", "b"), Rules: []RuleSpec{{Kind: "ring", VNodes: 50}}})
+		Nodes: names("c", "a", "b"), Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 50}}})
 	if a.Rules[0].Steps[0].Fingerprint != b.Rules[0].Steps[0].Fingerprint {
 		t.Error("ring assignment depends on join order")
 	}
@@ -138,11 +139,11 @@ func TestRingCollisionTiebreak(t *testing.T) {
 	}
 	for _, order := range [][]string{{"n512789", "n749192"}, {"n749192", "n512789"}} {
 		res := mustReplay(t, &Scenario{Name: "c", Seed: 1, Keys: keys.KeySpec{Count: 1},
-			Nodes: names(order...), Rules: []RuleSpec{{Kind: "ring", VNodes: 1}}})
+			Nodes: names(order...), Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 1}}})
 		e := res.env()
-		p := newRing(RuleSpec{VNodes: 1}, e)
-		notes := p.update(&res.Timeline.States[0])
-		if got := res.Timeline.Nodes[p.pts[p.first(pos)].Node]; got != "n512789" {
+		p := placer.NewRing(placer.RuleSpec{VNodes: 1}, e)
+		notes := p.Update(&res.Timeline.States[0])
+		if got := res.Timeline.Nodes[p.Pts[p.First(pos)].Node]; got != "n512789" {
 			t.Errorf("join order %v: position %d goes to %s, want n512789", order, pos, got)
 		}
 		if len(notes) != 1 {
@@ -193,7 +194,7 @@ func TestReplicas(t *testing.T) {
 // other field, and leaves the original untouched.
 func TestWithoutFigureData(t *testing.T) {
 	s := &Scenario{Name: "t", Title: "t", Seed: 1, Keys: keys.KeySpec{Count: 500}, Nodes: nodeNames(4),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "ring", VNodes: 8}}, Steps: []timeline.Step{add("x")}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 8}}, Steps: []timeline.Step{add("x")}}
 	res, err := Replay(s)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 
@@ -27,7 +28,7 @@ type Result struct {
 // RuleResult is one rule's replay.
 type RuleResult struct {
 	// Spec is the rule's specification with Label filled in.
-	Spec RuleSpec
+	Spec placer.RuleSpec
 	// Steps holds one entry per timeline state.
 	Steps []StepResult
 }
@@ -80,9 +81,9 @@ type StepResult struct {
 	// Arcs is the ownership of the circle after the step, or nil for the
 	// point rules (ring, ketama, bounded), whose arcs follow from Points
 	// and the live members: read them with Result.Arcs.
-	Arcs []Arc
+	Arcs []placer.Arc
 	// Points are the rule's points on the circle, for point-based rules.
-	Points []Point
+	Points []placer.Point
 	// Notes are the rule's remarks on this step: what it could not do
 	// natively, and configurations known to misbehave.
 	Notes []string
@@ -267,7 +268,7 @@ func (r *Result) WithoutFigureData() *Result {
 // Arcs returns the ownership of the circle under rule at step: the
 // step's Arcs, or for the point rules the arcs their points give the
 // step's live members (a new slice each call).
-func (r *Result) Arcs(rule, step int) []Arc {
+func (r *Result) Arcs(rule, step int) []placer.Arc {
 	sr := &r.Rules[rule].Steps[step]
 	if sr.Arcs != nil || sr.Points == nil {
 		return sr.Arcs
@@ -276,7 +277,7 @@ func (r *Result) Arcs(rule, step int) []Arc {
 	for _, m := range r.Timeline.States[step].Members {
 		live[m.ID] = !m.Failed
 	}
-	return ringArcs(sr.Points, func(id timeline.NodeID) bool { return live[id] })
+	return placer.RingArcs(sr.Points, func(id timeline.NodeID) bool { return live[id] })
 }
 
 // EachOwner replays rule up to step afresh and calls f for every key, in
@@ -285,22 +286,22 @@ func (r *Result) Arcs(rule, step int) []Arc {
 // comparing a prediction with production key by key.
 func (r *Result) EachOwner(rule, step int, f func(key string, pos Probe)) error {
 	e := r.env()
-	p, err := newPlacer(r.Rules[rule].Spec, e)
+	p, err := placer.NewPlacer(r.Rules[rule].Spec, e)
 	if err != nil {
 		return err
 	}
 	for i := 0; i <= step; i++ {
-		p.update(&r.Timeline.States[i])
+		p.Update(&r.Timeline.States[i])
 	}
 	rep := r.Timeline.States[step].Replicas
-	pt, _ := p.(positionTexter)
+	pt, _ := p.(placer.PositionTexter)
 	var buf []byte
 	for i := range r.Keys.Len() {
 		buf = r.Keys.AppendName(buf[:0], i)
 		var pr Probe
-		pr.Position, pr.Owners = p.probe(string(buf), rep)
+		pr.Position, pr.Owners = p.Probe(string(buf), rep)
 		if pt != nil {
-			pr.Text = pt.positionText(string(buf))
+			pr.Text = pt.PositionText(string(buf))
 		}
 		f(string(buf), pr)
 	}

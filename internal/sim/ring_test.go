@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
@@ -11,14 +12,14 @@ import (
 // hash's order, and the assignment matches a direct lookup per key.
 func TestRingHashOption(t *testing.T) {
 	s := &Scenario{Name: "h", Title: "h", Seed: 1, Keys: keys.KeySpec{Count: 2000}, Nodes: names("a", "b", "c"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "ring", Hash: "crc32", VNodes: 20}, {Kind: "modulo", Hash: "md5"}}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "ring", Hash: "crc32", VNodes: 20}, {Kind: "modulo", Hash: "md5"}}}
 	res := mustReplay(t, s)
 	owners := ownersAt(res, 0, 0)
-	r := newRing(RuleSpec{Kind: "ring", Hash: "crc32", VNodes: 20}, res.env())
-	r.update(&res.Timeline.States[0])
+	r := placer.NewRing(placer.RuleSpec{Kind: "ring", Hash: "crc32", VNodes: 20}, res.env())
+	r.Update(&res.Timeline.States[0])
 	for i := range res.Keys.Len() {
 		pos := keys.HashCRC32.Sum32(res.Keys.AppendName(nil, i))
-		if got := r.pts[r.first(pos)].Node; got != owners[i] {
+		if got := r.Pts[r.First(pos)].Node; got != owners[i] {
 			t.Fatalf("key %d: owner %d, lookup %d", i, owners[i], got)
 		}
 	}
@@ -29,7 +30,7 @@ func TestRingHashOption(t *testing.T) {
 		}
 	}
 	if slices.Equal(owners, ownersAt(mustReplay(t, &Scenario{Name: "h", Title: "h", Seed: 1, Keys: keys.KeySpec{Count: 2000},
-		Nodes: names("a", "b", "c"), Replicas: 1, Rules: []RuleSpec{{Kind: "ring", VNodes: 20}}}), 0, 0)) {
+		Nodes: names("a", "b", "c"), Replicas: 1, Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 20}}}), 0, 0)) {
 		t.Error("the hash option changed nothing")
 	}
 }
@@ -40,7 +41,7 @@ func TestRingHashOption(t *testing.T) {
 // its share (plain FNV-1a gives about 80% here, as the Ring demo found).
 func TestHash32Spreads(t *testing.T) {
 	s := &Scenario{Name: "t", Title: "t", Seed: 1, Keys: keys.KeySpec{List: sequentialKeys(10000)},
-		Nodes: names("a", "b", "c", "d", "e"), Rules: []RuleSpec{{Kind: "ring"}}, Replicas: 1}
+		Nodes: names("a", "b", "c", "d", "e"), Rules: []placer.RuleSpec{{Kind: "ring"}}, Replicas: 1}
 	res := mustReplay(t, s)
 	if b := res.Balance(0, 0); b.WorstDeviation > 0.15 {
 		t.Errorf("worst deviation %.3f on sequential keys; want ≤ 0.15", b.WorstDeviation)

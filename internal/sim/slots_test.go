@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func TestKeySlot(t *testing.T) {
 		{"foo", 12182},
 		{"bar", 5061},
 	} {
-		if got := KeySlot([]byte(c.key)); got != c.slot {
+		if got := placer.KeySlot([]byte(c.key)); got != c.slot {
 			t.Errorf("KeySlot(%q) = %d, want %d", c.key, got, c.slot)
 		}
 	}
@@ -41,39 +42,39 @@ func slotCounts(home []timeline.NodeID, n int) []int {
 // highest slots; a removal moves only the removed node's slots.
 func TestSlotsRebalance(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 30000}, Nodes: names("a", "b", "c"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []timeline.Step{add("d"), remove("b")}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "slots"}}, Steps: []timeline.Step{add("d"), remove("b")}}
 	res := mustReplay(t, s)
-	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
-	sl.update(&res.Timeline.States[0])
+	sl, _ := placer.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
+	sl.Update(&res.Timeline.States[0])
 	// redis-cli --cluster create: 0-5460, 5461-10922, 10923-16383.
-	if sl.home[0] != 0 || sl.home[5460] != 0 || sl.home[5461] != 1 || sl.home[10922] != 1 || sl.home[10923] != 2 {
-		t.Errorf("start ranges wrong: %v %v %v", sl.home[5460], sl.home[5461], sl.home[10923])
+	if sl.Home[0] != 0 || sl.Home[5460] != 0 || sl.Home[5461] != 1 || sl.Home[10922] != 1 || sl.Home[10923] != 2 {
+		t.Errorf("start ranges wrong: %v %v %v", sl.Home[5460], sl.Home[5461], sl.Home[10923])
 	}
-	before := append([]timeline.NodeID(nil), sl.home...)
-	sl.update(&res.Timeline.States[1])
-	if got := slotCounts(sl.home, 4); got[0] != 4096 || got[1] != 4096 || got[2] != 4096 || got[3] != 4096 {
+	before := append([]timeline.NodeID(nil), sl.Home...)
+	sl.Update(&res.Timeline.States[1])
+	if got := slotCounts(sl.Home, 4); got[0] != 4096 || got[1] != 4096 || got[2] != 4096 || got[3] != 4096 {
 		t.Errorf("after add: %v slots, want 4096 each", got)
 	}
 	moved := 0
 	for x := range before {
-		if before[x] != sl.home[x] {
+		if before[x] != sl.Home[x] {
 			moved++
-			if sl.home[x] != 3 {
-				t.Fatalf("slot %d moved from %d to %d, not to the new node", x, before[x], sl.home[x])
+			if sl.Home[x] != 3 {
+				t.Fatalf("slot %d moved from %d to %d, not to the new node", x, before[x], sl.Home[x])
 			}
 		}
 	}
-	if moved != 4096 || sl.home[4096] != 3 || sl.home[4095] != 0 || sl.home[16383] != 3 || sl.home[9557] != 3 || sl.home[9556] != 1 {
+	if moved != 4096 || sl.Home[4096] != 3 || sl.Home[4095] != 0 || sl.Home[16383] != 3 || sl.Home[9557] != 3 || sl.Home[9556] != 1 {
 		t.Errorf("moved %d slots (want 4096, each donor's highest)", moved)
 	}
-	before = append(before[:0], sl.home...)
-	sl.update(&res.Timeline.States[2])
+	before = append(before[:0], sl.Home...)
+	sl.Update(&res.Timeline.States[2])
 	for x := range before {
-		if before[x] != sl.home[x] && before[x] != 1 {
+		if before[x] != sl.Home[x] && before[x] != 1 {
 			t.Fatalf("slot %d moved off %d, which stayed", x, before[x])
 		}
 	}
-	if got := slotCounts(sl.home, 4); got[1] != 0 || max(got[0], got[2], got[3])-min(got[0], got[2], got[3]) > 1 {
+	if got := slotCounts(sl.Home, 4); got[1] != 0 || max(got[0], got[2], got[3])-min(got[0], got[2], got[3]) > 1 {
 		t.Errorf("after removal: %v slots", got)
 	}
 }
@@ -82,7 +83,7 @@ func TestSlotsRebalance(t *testing.T) {
 // ones with a note, and recovery brings the exact table back.
 func TestSlotsFailover(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 30000}, Nodes: names("a", "b", "c", "d", "e"),
-		Replicas: 1, Rules: []RuleSpec{{Kind: "slots"}}, Steps: []timeline.Step{fail("c"), recover_("c")}}
+		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "slots"}}, Steps: []timeline.Step{fail("c"), recover_("c")}}
 	res := mustReplay(t, s)
 	steps := res.Rules[0].Steps
 	if steps[1].Moved != steps[1].Needed || steps[1].Loads[2] != 0 {
@@ -91,9 +92,9 @@ func TestSlotsFailover(t *testing.T) {
 	if steps[2].Recurs != 0 || !strings.Contains(steps[1].Notes[0], "replica") || len(steps[2].Notes) != 1 {
 		t.Errorf("recover: recurs %d, notes %q / %q", steps[2].Recurs, steps[1].Notes, steps[2].Notes)
 	}
-	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
-	sl.update(&res.Timeline.States[1])
-	if got := slotCounts(sl.serve, 5); got[2] != 0 || got[0] != 4096 || got[4] != 4096 {
+	sl, _ := placer.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
+	sl.Update(&res.Timeline.States[1])
+	if got := slotCounts(sl.Serve, 5); got[2] != 0 || got[0] != 4096 || got[4] != 4096 {
 		t.Errorf("serving slots %v, want 4096 for each live node", got)
 	}
 }
@@ -102,16 +103,16 @@ func TestSlotsFailover(t *testing.T) {
 // in proportion, as redis-cli's --weight does.
 func TestSlotsWeights(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 100}, Replicas: 2,
-		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []RuleSpec{{Kind: "slots"}},
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []placer.RuleSpec{{Kind: "slots"}},
 		Steps: []timeline.Step{{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "a", Weight: 3}}}}}
 	res := mustReplay(t, s)
-	sl, _ := newSlots(RuleSpec{Kind: "slots"}, res.env())
-	sl.update(&res.Timeline.States[0])
-	if got := slotCounts(sl.home, 2); got[0] != 4096 || got[1] != 12288 {
+	sl, _ := placer.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
+	sl.Update(&res.Timeline.States[0])
+	if got := slotCounts(sl.Home, 2); got[0] != 4096 || got[1] != 12288 {
 		t.Errorf("start: %v slots, want [4096 12288]", got)
 	}
-	sl.update(&res.Timeline.States[1])
-	if got := slotCounts(sl.home, 2); got[0] != 8192 {
+	sl.Update(&res.Timeline.States[1])
+	if got := slotCounts(sl.Home, 2); got[0] != 8192 {
 		t.Errorf("after reweight: %v slots, want 8192 each", got)
 	}
 	if n := res.Rules[0].Steps[0].Notes; len(n) != 1 || !strings.Contains(n[0], "replicas") {

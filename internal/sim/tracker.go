@@ -1,10 +1,12 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"math/bits"
 	"slices"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // tracker turns consecutive assignments of one rule into StepResults.
@@ -57,42 +59,6 @@ func newTracker(res *Result, rank []uint32) *tracker {
 	return t
 }
 
-// delta lists the keys whose preference lists may have changed in a step
-// (each at most once; unchanged ones are skipped) and their new lists:
-// lists[r][j] is the r-th choice of keys[j].
-type delta struct {
-	keys  []uint32
-	lists [][]timeline.NodeID
-}
-
-// reset empties d for lists of length r, keeping its memory.
-func (d *delta) reset(r int) {
-	d.keys = d.keys[:0]
-	for len(d.lists) < r {
-		d.lists = append(d.lists, nil)
-	}
-	d.lists = d.lists[:r]
-	for i := range d.lists {
-		d.lists[i] = d.lists[i][:0]
-	}
-}
-
-// add appends key k with its new preference list, list[r] for each rank r.
-func (d *delta) add(k int, list []timeline.NodeID) {
-	d.keys = append(d.keys, uint32(k))
-	for r := range d.lists {
-		d.lists[r] = append(d.lists[r], list[r])
-	}
-}
-
-// addFrom appends key k with its lists taken from pref at index j.
-func (d *delta) addFrom(k int, pref [][]timeline.NodeID, j int) {
-	d.keys = append(d.keys, uint32(k))
-	for r := range d.lists {
-		d.lists[r] = append(d.lists[r], pref[r][j])
-	}
-}
-
 // stepAcc accumulates one step's counts while changes are applied.
 type stepAcc struct {
 	sr            *StepResult
@@ -103,7 +69,7 @@ type stepAcc struct {
 // current assignment at step 0, scratch afterwards.
 func (t *tracker) lists(first bool, r int) [][]timeline.NodeID {
 	if first {
-		t.cur = makeLists(r, t.k)
+		t.cur = placer.MakeLists(r, t.k)
 		return t.cur
 	}
 	for len(t.next) < r {
@@ -111,14 +77,6 @@ func (t *tracker) lists(first bool, r int) [][]timeline.NodeID {
 	}
 	t.next = t.next[:r]
 	return t.next
-}
-
-func makeLists(r, k int) [][]timeline.NodeID {
-	out := make([][]timeline.NodeID, r)
-	for i := range out {
-		out[i] = make([]timeline.NodeID, k)
-	}
-	return out
 }
 
 // start measures step 0 from the assignment written into t.cur.
@@ -129,7 +87,7 @@ func (t *tracker) start() StepResult {
 		t.loads[o]++
 		t.fp += t.term(k, o)
 	}
-	t.under = countNoNode(t.cur[len(t.cur)-1])
+	t.under = placer.CountNoNode(t.cur[len(t.cur)-1])
 	t.startRequests()
 	sr := StepResult{Recurs: -1}
 	t.shadeStrip(&sr)
@@ -139,16 +97,6 @@ func (t *tracker) start() StepResult {
 // term is key k's part of the fingerprint when node o owns it.
 func (t *tracker) term(k int, o timeline.NodeID) uint64 {
 	return keys.Mix64(t.nodeHash[o] + uint64(k)*0x9e3779b97f4a7c15)
-}
-
-func countNoNode(l []timeline.NodeID) int {
-	n := 0
-	for _, o := range l {
-		if o == timeline.NoNode {
-			n++
-		}
-	}
-	return n
 }
 
 // shadeStrip gives sr the Strip of the step's counts, and a copy of the
@@ -175,16 +123,16 @@ func (t *tracker) begin(i int) (*stepAcc, []int) {
 }
 
 // applyDelta measures step i from a placer's delta and updates t.cur.
-func (t *tracker) applyDelta(i int, d *delta) StepResult {
+func (t *tracker) applyDelta(i int, d *placer.Delta) StepResult {
 	acc, prev := t.begin(i)
-	if len(t.cur) == 1 && len(d.lists) == 1 {
-		t.moves1(acc, d.keys, d.lists[0], true)
+	if len(t.cur) == 1 && len(d.Lists) == 1 {
+		t.moves1(acc, d.Keys, d.Lists[0], true)
 		return t.end(i, acc, prev)
 	}
-	for j, k := range d.keys {
-		if t.differs(int(k), d.lists, j) {
-			t.change(acc, int(k), d.lists, j)
-			t.store(int(k), d.lists, j)
+	for j, k := range d.Keys {
+		if t.differs(int(k), d.Lists, j) {
+			t.change(acc, int(k), d.Lists, j)
+			t.store(int(k), d.Lists, j)
 		}
 	}
 	return t.end(i, acc, prev)
@@ -206,7 +154,7 @@ func (t *tracker) applyWhole(i int) StepResult {
 	}
 	t.cur, t.next = next, t.cur
 	if len(t.next) != len(t.cur) {
-		t.under = countNoNode(t.cur[len(t.cur)-1])
+		t.under = placer.CountNoNode(t.cur[len(t.cur)-1])
 	}
 	return t.end(i, acc, prev)
 }
@@ -248,7 +196,7 @@ func (t *tracker) change(acc *stepAcc, k int, lists [][]timeline.NodeID, j int) 
 	}
 	if len(lists) == len(t.cur) {
 		last := len(lists) - 1
-		t.under += b2i(lists[last][j] == timeline.NoNode) - b2i(t.cur[last][k] == timeline.NoNode)
+		t.under += placer.B2i(lists[last][j] == timeline.NoNode) - placer.B2i(t.cur[last][k] == timeline.NoNode)
 	}
 	if old, cur := t.cur[0][k], lists[0][j]; old != cur {
 		t.move(acc, k, old, cur)
@@ -270,19 +218,12 @@ func (t *tracker) move(acc *stepAcc, k int, old, cur timeline.NodeID) {
 	}
 	acc.sr.Moved++
 	strip := t.strip
-	strip.KeyOrder[t.cells.of(t.res.Keys.Gen[k])][why]++
+	strip.KeyOrder[t.cells.Of(t.res.Keys.Gen[k])][why]++
 	h := uint32(k)
 	if t.rank != nil {
 		h = t.rank[k]
 	}
-	strip.HashOrder[t.cells.of(h)][why]++
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	strip.HashOrder[t.cells.Of(h)][why]++
 }
 
 // replicaChange counts whether key k's replica set changed, and the
@@ -388,8 +329,8 @@ func newStripIndex(k int) stripIndex {
 	return s
 }
 
-// of returns the cell of place g.
-func (s stripIndex) of(g uint32) int {
+// Of returns the cell of place g.
+func (s stripIndex) Of(g uint32) int {
 	if s.m == 0 {
 		return int(uint64(g) * s.n / s.k)
 	}
@@ -404,7 +345,7 @@ func stripOffsets(places []uint32) []uint16 {
 	cells := newStripIndex(len(places))
 	out := make([]uint16, len(places))
 	for k, g := range places {
-		out[k] = uint16(cells.of(g) * stripStride)
+		out[k] = uint16(cells.Of(g) * stripStride)
 	}
 	return out
 }

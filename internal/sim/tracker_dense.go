@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 
 // The tracker's path for a whole single-replica step that moves a large
@@ -139,7 +140,7 @@ var _ = [1]int{}[reasonSame-NumReasons]
 // in the rule's order.
 func (m *pairMoves) hashOrder(moved []uint32, rank []uint32, cells stripIndex, ho []Cell) {
 	for _, k := range moved {
-		ho[cells.of(rank[k])][m.pairs[int(m.cur[k])<<pairShift|int(m.owners[k])]&3]++
+		ho[cells.Of(rank[k])][m.pairs[int(m.cur[k])<<pairShift|int(m.owners[k])]&3]++
 	}
 }
 
@@ -243,7 +244,7 @@ func movedRange(buf *[moveBlock]uint32, cur, owners []timeline.NodeID, lo, hi in
 	cur, owners = cur[lo:hi], owners[lo:hi]
 	for i, o := range cur {
 		buf[n&(moveBlock-1)] = uint32(lo + i)
-		n += b2i(o != owners[i])
+		n += placer.B2i(o != owners[i])
 	}
 	return buf[:n]
 }

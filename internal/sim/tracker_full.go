@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
@@ -17,7 +18,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []
 		sr.Loads[o]++
 		sr.Fingerprint += keys.Mix64(keys.NameHash64(nodes[o]) + uint64(key)*0x9e3779b97f4a7c15)
 	}
-	sr.UnderReplicated = countNoNode(cur[len(cur)-1])
+	sr.UnderReplicated = placer.CountNoNode(cur[len(cur)-1])
 	counts := newStripCounts(k)
 	if i > 0 {
 		fullCompare(res, i, prev, cur, rank, &sr, counts)

@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
@@ -80,15 +81,15 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []timeline.NodeID, 
 			}
 			why := reasonOf[forced[o]<<1|gained[c]]
 			ko[int(mk.cell[i])+int(why)]++
-			if hc := cells.of(mk.place[i]); hc != hcell {
+			if hc := cells.Of(mk.place[i]); hc != hcell {
 				ho[hcell][ReasonGained] += nG
 				ho[hcell][ReasonForced] += nF
 				ho[hcell][ReasonCollateral] += nC
 				hcell, nG, nF, nC = hc, 0, 0, 0
 			}
-			nG += uint32(b2i(why == ReasonGained))
-			nF += uint32(b2i(why == ReasonForced))
-			nC += uint32(b2i(why == ReasonCollateral))
+			nG += uint32(placer.B2i(why == ReasonGained))
+			nF += uint32(placer.B2i(why == ReasonForced))
+			nC += uint32(placer.B2i(why == ReasonCollateral))
 		}
 	}
 	ho[hcell][ReasonGained] += nG
@@ -169,12 +170,12 @@ func (t *tracker) moves1Sparse(acc *stepAcc, keys []uint32, owners []timeline.No
 			t.loads[o]--
 			t.loads[c]++
 			why := reasonOf[forced[o]<<1|gained[c]]
-			ko[cells.of(gen[k])][why]++
+			ko[cells.Of(gen[k])][why]++
 			h := uint32(k)
 			if rank != nil {
 				h = rank[k]
 			}
-			ho[cells.of(h)][why]++
+			ho[cells.Of(h)][why]++
 		}
 	}
 	acc.sr.Moved += moved
@@ -194,12 +195,12 @@ func movedIn(buf *[moveBlock]uint32, cur []timeline.NodeID, keys []uint32, owner
 	if keys == nil {
 		for k := base; k < end; k++ {
 			buf[n&(moveBlock-1)] = uint32(k)
-			n += b2i(cur[k] != owners[k])
+			n += placer.B2i(cur[k] != owners[k])
 		}
 	} else {
 		for j := base; j < end; j++ {
 			buf[n&(moveBlock-1)] = uint32(j)
-			n += b2i(cur[keys[j]] != owners[j])
+			n += placer.B2i(cur[keys[j]] != owners[j])
 		}
 	}
 	return buf[:n]
@@ -216,11 +217,11 @@ func likelyDense(cur []timeline.NodeID, keys []uint32, owners []timeline.NodeID,
 		seen += end - base
 		if keys == nil {
 			for k := base; k < end; k++ {
-				n += b2i(cur[k] != owners[k])
+				n += placer.B2i(cur[k] != owners[k])
 			}
 		} else {
 			for j := base; j < end; j++ {
-				n += b2i(cur[keys[j]] != owners[j])
+				n += placer.B2i(cur[keys[j]] != owners[j])
 			}
 		}
 	}
@@ -238,10 +239,10 @@ var reasonOf = [4]uint8{ReasonCollateral, ReasonGained, ReasonForced, ReasonForc
 func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 	forced, gained = make([]uint8, len(acc.after)), make([]uint8, len(acc.before))
 	for id, live := range acc.after {
-		forced[id] = uint8(b2i(!live))
+		forced[id] = uint8(placer.B2i(!live))
 	}
 	for id, live := range acc.before {
-		gained[id] = uint8(b2i(!live))
+		gained[id] = uint8(placer.B2i(!live))
 	}
 	return forced, gained
 }

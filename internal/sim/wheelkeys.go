@@ -1,5 +1,6 @@
 package sim
 
+import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/keys"
 
 // KeyPositions returns, by canonical key, where rule's wheel puts each key
@@ -21,8 +22,8 @@ import "github.com/ringreport/ringreport/internal/keys"
 func (res *Result) KeyPositions(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
 	ks := res.Keys
-	if k := KindOf(spec.Kind); k != nil && k.position != nil {
-		return keys.NewKeyCache(ks, keys.HashFNV).Each32(k.position(spec.Effective()))
+	if k := placer.KindOf(spec.Kind); k != nil && k.Position != nil {
+		return keys.NewKeyCache(ks, keys.HashFNV).Each32(k.Position(spec.Effective()))
 	}
 	h, err := keys.ParseHash(spec.Kind, spec.Effective().Hash)
 	if err != nil || h == keys.HashFNV {
@@ -57,7 +58,7 @@ func (res *Result) MovedKeys(rule, step int) []bool {
 // order: the rule orders keys by KeyPositions, ties by canonical index.
 func (res *Result) keyRank(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
-	if k := KindOf(spec.Kind); k == nil || k.position == nil {
+	if k := placer.KindOf(spec.Kind); k == nil || k.Position == nil {
 		if h, err := keys.ParseHash(spec.Kind, spec.Effective().Hash); err != nil || h == keys.HashFNV {
 			return nil
 		}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"sort"
@@ -9,7 +10,7 @@ import (
 )
 
 // wheelRules is every rule, and the hashing rules with another hash.
-var wheelRules = []RuleSpec{
+var wheelRules = []placer.RuleSpec{
 	{Kind: "ring"}, {Kind: "modulo"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"},
 	{Kind: "multiprobe"}, {Kind: "bounded"}, {Kind: "ketama"}, {Kind: "slots"},
 	{Kind: "ring", Hash: "xxhash64"}, {Kind: "ring", Hash: "md5"}, {Kind: "bounded", Hash: "crc32"},
@@ -27,7 +28,7 @@ func wheelScenario(k int) *Scenario {
 }
 
 // arcAt returns the owner of the arc holding position p.
-func arcAt(arcs []Arc, p uint32) timeline.NodeID {
+func arcAt(arcs []placer.Arc, p uint32) timeline.NodeID {
 	j := sort.Search(len(arcs), func(j int) bool { return arcs[j].Start > p }) - 1
 	return arcs[j].Node
 }
@@ -37,7 +38,7 @@ func TestKeyOrderMatchesPlacer(t *testing.T) {
 	res := mustReplay(t, wheelScenario(1500))
 	e := res.env()
 	for r, rr := range res.Rules {
-		p, err := newPlacer(rr.Spec, e)
+		p, err := placer.NewPlacer(rr.Spec, e)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"io"
 	"math"
@@ -42,7 +43,7 @@ func walkthrough(name string, k int) *sim.Scenario {
 		Seed:     1,
 		Keys:     keys.KeySpec{Count: k},
 		Nodes:    nodes("a", "b", "c", "d", "e"),
-		Rules:    []sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
+		Rules:    []placer.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}},
 		Replicas: 1,
 		Steps: []timeline.Step{
 			{Op: timeline.OpAdd, Nodes: nodes("f")},
@@ -133,7 +134,7 @@ func TestHostileNames(t *testing.T) {
 	s.Title = evil
 	s.Nodes = nodes(`a"b`, "<script>", "c&d", evil, "e'")
 	s.Steps = []timeline.Step{{Op: timeline.OpAdd, Nodes: nodes(`f"><g onload="x`)}, {Op: timeline.OpFail, Nodes: nodes("<script>")}}
-	s.Rules = []sim.RuleSpec{{Kind: "ring", Label: `r"<b>&`}, {Kind: "modulo", Label: "<m>"}}
+	s.Rules = []placer.RuleSpec{{Kind: "ring", Label: `r"<b>&`}, {Kind: "modulo", Label: "<m>"}}
 	for _, f := range replay(t, s) {
 		checkFigure(t, f)
 		for _, bad := range []string{"<script", `"x"`, "onload=\"x", "<b>", "<m>", "&'", "& "} {
@@ -177,7 +178,7 @@ func TestManyNodesAndRules(t *testing.T) {
 	}
 	s.Nodes = nodes(names[:19]...)
 	s.Steps = []timeline.Step{{Op: timeline.OpAdd, Nodes: nodes(names[19])}, {Op: timeline.OpFail, Nodes: nodes(names[1], names[7])}}
-	s.Rules = []sim.RuleSpec{{Kind: "ring"}, {Kind: "ring", VNodes: 10}, {Kind: "modulo"}, {Kind: "ring", VNodes: 1000}}
+	s.Rules = []placer.RuleSpec{{Kind: "ring"}, {Kind: "ring", VNodes: 10}, {Kind: "modulo"}, {Kind: "ring", VNodes: 1000}}
 	for _, f := range replay(t, s) {
 		checkFigure(t, f)
 		if *dump != "" {
@@ -216,11 +217,11 @@ func TestNumbers(t *testing.T) {
 // TestWheelKeysEveryRule: every rule's wheel draws its keys, and the
 // moved ones, whatever its hash.
 func TestWheelKeysEveryRule(t *testing.T) {
-	var rules []sim.RuleSpec
+	var rules []placer.RuleSpec
 	for _, k := range []string{"ring", "modulo", "jump", "rendezvous", "maglev", "multiprobe", "bounded", "ketama", "slots"} {
-		rules = append(rules, sim.RuleSpec{Kind: k})
+		rules = append(rules, placer.RuleSpec{Kind: k})
 	}
-	rules = append(rules, sim.RuleSpec{Kind: "ring", Hash: "xxhash64"})
+	rules = append(rules, placer.RuleSpec{Kind: "ring", Hash: "xxhash64"})
 	s := &sim.Scenario{Name: "dots", Title: "dots", Seed: 3, Keys: keys.KeySpec{Count: 400},
 		Nodes: nodes("a", "b", "c", "d"), Rules: rules, Replicas: 1,
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: nodes("e")}}}

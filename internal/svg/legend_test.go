@@ -3,6 +3,7 @@ package svg
 import (
 	"fmt"
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strings"
@@ -21,7 +22,7 @@ func TestLegendMembers(t *testing.T) {
 		names = append(names, fmt.Sprintf("n%02d", j))
 	}
 	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: nodes(names...),
-		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "modulo"}}, Replicas: 1,
+		Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "modulo"}}, Replicas: 1,
 		Steps: []timeline.Step{{Op: timeline.OpFail, Nodes: nodes("n03")}, {Op: timeline.OpAdd, Nodes: nodes("x")}}}
 	res, err := sim.Replay(s)
 	if err != nil {
@@ -99,7 +100,7 @@ func TestBalanceProfile(t *testing.T) {
 		names = append(names, fmt.Sprintf("n%02d", j))
 	}
 	s := &sim.Scenario{Name: "big", Title: "Big", Seed: 1, Keys: keys.KeySpec{Count: 3000}, Nodes: nodes(names...),
-		Rules: []sim.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "maglev"}}, Replicas: 1,
+		Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 4}, {Kind: "maglev"}}, Replicas: 1,
 		Steps: []timeline.Step{{Op: timeline.OpFail, Nodes: nodes("n03")}}}
 	res, err := sim.Replay(s)
 	if err != nil {

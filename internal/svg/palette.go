@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -282,16 +283,16 @@ type ruleStyle struct {
 // kindSlot is a kind's place in the registry; a name the registry does
 // not know gets a number past its end, from a hash of the name.
 func kindSlot(kind string) int {
-	if k := sim.KindOf(kind); k != nil {
-		for i := range sim.Kinds {
-			if &sim.Kinds[i] == k {
+	if k := placer.KindOf(kind); k != nil {
+		for i := range placer.Kinds {
+			if &placer.Kinds[i] == k {
 				return i
 			}
 		}
 	}
 	h := fnv.New32a()
 	h.Write([]byte(kind))
-	return len(sim.Kinds) + int(h.Sum32()%64)
+	return len(placer.Kinds) + int(h.Sum32()%64)
 }
 
 // kindStyle is the style of the first rule of a kind in a scenario. The
@@ -308,7 +309,7 @@ func kindStyle(kind string) ruleStyle {
 // first rule of a kind gets kindStyle; the j-th further rule of the same
 // kind (j = 1, 2, …) keeps its dashes, takes the j-th next marker and
 // hatch, and the colour variantColor gives it.
-func ruleStyles(specs []sim.RuleSpec) []ruleStyle {
+func ruleStyles(specs []placer.RuleSpec) []ruleStyle {
 	out := make([]ruleStyle, len(specs))
 	seen := map[int]int{}
 	for i, sp := range specs {
@@ -374,7 +375,7 @@ func variantColor(c string, j int) string {
 
 // styles returns the rules' styles of a result.
 func styles(res *sim.Result) []ruleStyle {
-	specs := make([]sim.RuleSpec, len(res.Rules))
+	specs := make([]placer.RuleSpec, len(res.Rules))
 	for r := range res.Rules {
 		specs[r] = res.Rules[r].Spec
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
@@ -135,8 +136,8 @@ func apart(t *testing.T, what string, colors []string, normal, cvd float64) {
 // stands out on both backgrounds; node colours stay apart and clear of
 // the received and sent colours.
 func TestDataColours(t *testing.T) {
-	if len(rulePalette) < len(sim.Kinds) {
-		t.Errorf("%d rule colours for %d registered kinds", len(rulePalette), len(sim.Kinds))
+	if len(rulePalette) < len(placer.Kinds) {
+		t.Errorf("%d rule colours for %d registered kinds", len(rulePalette), len(placer.Kinds))
 	}
 	for n, c := range rulePalette {
 		for name, bg := range map[string]string{"light": lightInk.bg, "dark": darkInk.bg} {
@@ -149,13 +150,13 @@ func TestDataColours(t *testing.T) {
 			}
 		}
 	}
-	for n, k := range sim.Kinds {
+	for n, k := range placer.Kinds {
 		if got := kindStyle(k.Name).color; n < len(rulePalette) && got != rulePalette[n] {
 			t.Errorf("kind %s (slot %d) has colour %s, want %s", k.Name, n, got, rulePalette[n])
 		}
 	}
 	apart(t, "algorithms", rulePalette[:algorithms], 11, 7.5)
-	apart(t, "products", rulePalette[algorithms:len(sim.Kinds)], 9, 6)
+	apart(t, "products", rulePalette[algorithms:len(placer.Kinds)], 9, 6)
 	apart(t, "every rule colour", rulePalette[:], 6, 4)
 	var nodes []string
 	for _, c := range nodePalette {
@@ -192,7 +193,7 @@ func TestRuleStyles(t *testing.T) {
 	}
 	seen := map[look]string{}
 	hatches := map[int]string{}
-	for j, k := range sim.Kinds {
+	for j, k := range placer.Kinds {
 		name := k.Name
 		st := kindStyle(name)
 		l := look{st.dash, st.marker}
@@ -210,7 +211,7 @@ func TestRuleStyles(t *testing.T) {
 	if len(seen) < 10 {
 		t.Errorf("%d distinct line styles, want ≥ 10", len(seen))
 	}
-	sts := ruleStyles([]sim.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}, {Kind: "ring", VNodes: 10}, {Kind: "ring", VNodes: 1}, {Kind: "ketama"}})
+	sts := ruleStyles([]placer.RuleSpec{{Kind: "ring"}, {Kind: "modulo"}, {Kind: "ring", VNodes: 10}, {Kind: "ring", VNodes: 1}, {Kind: "ketama"}})
 	if sts[0] != kindStyle("ring") || sts[1] != kindStyle("modulo") || sts[4] != kindStyle("libketama") || sts[4] != kindStyle("ketama") {
 		t.Errorf("the first rule of a kind should have the kind's style: %+v", sts)
 	}
@@ -223,7 +224,7 @@ func TestRuleStyles(t *testing.T) {
 		t.Errorf("the second and third ring share colour %s", sts[2].color)
 	}
 	// Every kind's first variant is a colour of its own.
-	for n, c := range rulePalette[:len(sim.Kinds)] {
+	for n, c := range rulePalette[:len(placer.Kinds)] {
 		v := variantColor(c, 1)
 		for m, o := range rulePalette {
 			if d := colorDistance(v, o); d < 8 {
@@ -245,7 +246,7 @@ func TestRuleColourByKind(t *testing.T) {
 		t.Fatalf("ring is rule %d of ring.yaml and %d of grow-64.yaml; want two different places", ra, rb)
 	}
 	sa, sb := styles(a)[ra], styles(b)[rb]
-	ringColor := rulePalette[slices.IndexFunc(sim.Kinds, func(k sim.Kind) bool { return k.Name == "ring" })]
+	ringColor := rulePalette[slices.IndexFunc(placer.Kinds, func(k placer.Kind) bool { return k.Name == "ring" })]
 	if sa != sb || sa.color != ringColor {
 		t.Errorf("ring is drawn %+v in one scenario and %+v in the other, want %s in both", sa, sb, ringColor)
 	}
@@ -346,7 +347,7 @@ func checkNoCut(t *testing.T, name string, figs []Figure) {
 func TestLongLabelsNeverCut(t *testing.T) {
 	s := walkthrough("long", 400)
 	s.Title = strings.Repeat("A very long scenario title that goes on and on ", 4)
-	s.Rules = []sim.RuleSpec{
+	s.Rules = []placer.RuleSpec{
 		{Kind: "ring", Label: "a ring with a label much longer than any panel of the wheels figure is wide, and then some more words"},
 		{Kind: "modulo", Label: "Supercalifragilisticexpialidocious-modulo-without-any-spaces-at-all-to-wrap-at"},
 	}

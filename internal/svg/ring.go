@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -137,7 +138,7 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 // the next, so that its sampled wheel shows shares, and the colour under
 // a key's dot is not its owner's: every rule but the point rules (ring,
 // bounded, ketama) and slots, whose arcs are exact.
-func mosaicWheel(spec sim.RuleSpec) bool { return sim.KindOf(spec.Kind).Mosaic }
+func mosaicWheel(spec placer.RuleSpec) bool { return placer.KindOf(spec.Kind).Mosaic }
 
 func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 	sr := &res.Rules[r].Steps[i]
@@ -154,7 +155,7 @@ func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 func wheelSubtitle(res *sim.Result, r, i int) string {
 	sr := &res.Rules[r].Steps[i]
 	if sr.Points == nil {
-		return "no points; " + commas(sim.WheelSamples) + " samples"
+		return "no points; " + commas(placer.WheelSamples) + " samples"
 	}
 	return commas(len(sr.Points)) + " points (ticks outside)"
 }

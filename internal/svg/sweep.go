@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sweep"
 )
 
@@ -442,10 +442,10 @@ func sweepCaption(st *sweep.Result, m sweepMetric, curves []sweep.Curve) string 
 
 // fixedPoints says which of the rules fix their own points per node, for
 // the theory's caption: " (ketama has v = 160)", or "".
-func fixedPoints(rules []sim.RuleSpec) string {
+func fixedPoints(rules []placer.RuleSpec) string {
 	var parts []string
 	for _, r := range rules {
-		if k := sim.KindOf(r.Kind); k.FixedPoints != 0 && k.Theory == sim.RingTheory {
+		if k := placer.KindOf(r.Kind); k.FixedPoints != 0 && k.Theory == placer.RingTheory {
 			p := fmt.Sprintf("%s has v = %d", r.Label, k.FixedPoints)
 			if !slices.Contains(parts, p) {
 				parts = append(parts, p)

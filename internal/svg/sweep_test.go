@@ -2,6 +2,7 @@ package svg
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ func sweepStudy(t testing.TB, seeds int) *sweep.Result {
 	base := &sim.Scenario{
 		Name: "sweep", Title: "Points per node", Seed: 1, Keys: keys.KeySpec{Count: 4000},
 		Nodes: sweep.GeneratedNodes(8), Replicas: 1,
-		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
+		Rules: []placer.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}},
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: nodes("node-9")}},
 	}
 	st, err := sweep.Execute(base, sweep.Plan{Param: sweep.VNodes, Values: []float64{1, 4, 16, 64, 256}, Seeds: seeds}, sweep.Options{})

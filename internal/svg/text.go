@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -76,7 +77,7 @@ func ringsCaption(res *sim.Result, i int) string {
 			"so more points per node give finer, more even stripes. ")
 	}
 	if hasSampled(res, i) {
-		fmt.Fprintf(&b, "Rules without points (like modulo) have no arcs of their own: their wheel is sampled, coloured by the owner at %s evenly spaced positions. ", commas(sim.WheelSamples))
+		fmt.Fprintf(&b, "Rules without points (like modulo) have no arcs of their own: their wheel is sampled, coloured by the owner at %s evenly spaced positions. ", commas(placer.WheelSamples))
 	}
 	if res.Keys.Len() > maxDots {
 		b.WriteString("There are too many keys to draw them; the strips figure shows which ones moved. ")

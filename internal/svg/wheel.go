@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -83,7 +83,7 @@ func appendDashes(sb []byte, bounds []float64, l float64) []byte {
 // arcSpans groups a rule's arcs by owner, for a ring of length l. Beyond
 // maxTicks arcs (most then narrower than a tenth of a pixel) the ring is
 // drawn per pixel instead (denseArcSpans).
-func arcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
+func arcSpans(arcs []placer.Arc, nodes int, l float64) [][]span {
 	if len(arcs) > maxTicks {
 		return denseArcSpans(arcs, nodes, l)
 	}
@@ -105,7 +105,7 @@ func arcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
 // ⌈l⌉ cells, each cell goes to the owner of its middle, as the wheels of
 // rules without points are sampled, and runs of cells of one node become
 // its spans: at most ⌈l⌉ spans whatever the arcs.
-func denseArcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
+func denseArcSpans(arcs []placer.Arc, nodes int, l float64) [][]span {
 	cells := int(math.Ceil(l))
 	out := make([][]span, nodes)
 	j := 0
@@ -138,7 +138,7 @@ func denseArcSpans(arcs []sim.Arc, nodes int, l float64) [][]span {
 const maxTicks = 10_000
 
 // tickSpans groups points by node as spans w wide on a circle of length l.
-func tickSpans(pts []sim.Point, nodes int, w, l float64) [][]span {
+func tickSpans(pts []placer.Point, nodes int, w, l float64) [][]span {
 	if len(pts) > maxTicks {
 		return denseTickSpans(pts, nodes, w, l)
 	}
@@ -156,7 +156,7 @@ func tickSpans(pts []sim.Point, nodes int, w, l float64) [][]span {
 // goes to the highest node id among the ticks touching it (ring paints
 // nodes in id order, the last on top); runs of cells of one node become
 // its spans. The result has at most ⌈l⌉ spans whatever the points.
-func denseTickSpans(pts []sim.Point, nodes int, w, l float64) [][]span {
+func denseTickSpans(pts []placer.Point, nodes int, w, l float64) [][]span {
 	cells := int(math.Ceil(l))
 	top := make([]int32, cells)
 	for i := range top {

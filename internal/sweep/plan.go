@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -55,11 +56,11 @@ func (p Plan) LogScale() bool { return p.Param == VNodes || p.Param == M }
 
 // Applies reports whether the parameter changes rule r: it belongs to
 // the scenario (nodes, replicas) or r is of a kind that takes it.
-func Applies(param string, r sim.RuleSpec) bool {
+func Applies(param string, r placer.RuleSpec) bool {
 	if param == Nodes || param == Replicas {
 		return true
 	}
-	return sim.KindOf(r.Kind).Param(param) != nil
+	return placer.KindOf(r.Kind).Param(param) != nil
 }
 
 // Scenario returns the variant of base for sweep value i and seed j: a

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"github.com/ringreport/ringreport/internal/workers"
 	"sync"
@@ -55,7 +56,7 @@ type Result struct {
 	// Base is the scenario as written.
 	Base *sim.Scenario
 	// Rules are the rules with their labels, in scenario order.
-	Rules []sim.RuleSpec
+	Rules []placer.RuleSpec
 	// Runs holds Plan.Points() × Plan.SeedCount() runs.
 	Runs [][]Run
 	// Starts holds, per sweep value, the state at step 0 and, when the
@@ -133,8 +134,8 @@ func starts(r *sim.Result) []timeline.State {
 	return append([]timeline.State(nil), r.Timeline.States[:n]...)
 }
 
-func labels(r *sim.Result) []sim.RuleSpec {
-	out := make([]sim.RuleSpec, len(r.Rules))
+func labels(r *sim.Result) []placer.RuleSpec {
+	out := make([]placer.RuleSpec, len(r.Rules))
 	for i, rr := range r.Rules {
 		out[i] = rr.Spec
 	}

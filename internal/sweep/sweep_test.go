@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"runtime"
 
@@ -17,7 +18,7 @@ import (
 // twelve is 12 nodes under a ring, with a thirteenth node joining.
 func twelve(n int) *sim.Scenario {
 	return &sim.Scenario{Name: "twelve", Title: "Twelve", Seed: 1, Keys: keys.KeySpec{Count: n}, Nodes: GeneratedNodes(12),
-		Rules: []sim.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}}, Replicas: 1,
+		Rules: []placer.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "modulo", Label: "modulo"}}, Replicas: 1,
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "node-13"}}}}}
 }
 
@@ -78,7 +79,7 @@ func TestParallelIsSequential(t *testing.T) {
 
 func TestScenarioVariant(t *testing.T) {
 	base := twelve(100)
-	base.Rules = append(base.Rules, sim.RuleSpec{Kind: "bounded", Label: "bounded"}, sim.RuleSpec{Kind: "maglev", Label: "maglev"})
+	base.Rules = append(base.Rules, placer.RuleSpec{Kind: "bounded", Label: "bounded"}, placer.RuleSpec{Kind: "maglev", Label: "maglev"})
 	base.Probes = []string{"k"}
 	check := func(t *testing.T, p Plan, i, j int, want func(s *sim.Scenario) bool) {
 		t.Helper()

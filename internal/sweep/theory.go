@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -79,9 +79,9 @@ func even(st *timeline.State) (int, bool) {
 	return len(st.Members), len(st.Members) > 0
 }
 
-func (res *Result) ringCurve(r int, spec sim.RuleSpec) (Curve, bool) {
-	kind := sim.KindOf(spec.Kind)
-	if kind.Theory != sim.RingTheory {
+func (res *Result) ringCurve(r int, spec placer.RuleSpec) (Curve, bool) {
+	kind := placer.KindOf(spec.Kind)
+	if kind.Theory != placer.RingTheory {
 		return Curve{}, false
 	}
 	c := Curve{Name: spec.Kind + " theory with key noise", Formula: "√((n−1)/(n·v+1) + (n−1)/K)", Rules: []string{spec.Label}}
@@ -99,7 +99,7 @@ func (res *Result) ringCurve(r int, spec sim.RuleSpec) (Curve, bool) {
 		case st.VNodes != 0:
 			v = st.VNodes
 		case v == 0:
-			v = sim.DefaultVNodes
+			v = placer.DefaultVNodes
 		}
 		y := math.NaN()
 		if even {
@@ -120,8 +120,8 @@ func (res *Result) noiseCurve() Curve {
 
 // addCurve is the moved fraction of step 1 when it adds one node to an
 // even cluster of n: the ideal 1/(n+1), or n/(n+1) for modulo.
-func (res *Result) addCurve(r int, spec sim.RuleSpec) (Curve, bool) {
-	modulo := sim.KindOf(spec.Kind).Theory == sim.ModuloTheory
+func (res *Result) addCurve(r int, spec placer.RuleSpec) (Curve, bool) {
+	modulo := placer.KindOf(spec.Kind).Theory == placer.ModuloTheory
 	c := Curve{Name: "ideal", Formula: "1/(n+1)", Rules: []string{spec.Label}}
 	if modulo {
 		c = Curve{Name: "modulo theory", Formula: "n/(n+1)", Rules: []string{spec.Label}}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"testing"
@@ -32,7 +33,7 @@ func TestNumbers(t *testing.T) {
 func TestChange(t *testing.T) {
 	s := &sim.Scenario{Name: "c", Title: "c", Seed: 1, Replicas: 1, Keys: keys.KeySpec{Count: 10},
 		Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b", Weight: 2}, {Name: "c"}, {Name: "d"}, {Name: "e"}},
-		Rules: []sim.RuleSpec{{Kind: "modulo", Label: "modulo"}},
+		Rules: []placer.RuleSpec{{Kind: "modulo", Label: "modulo"}},
 		Steps: []timeline.Step{
 			{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "f", Weight: 3}}},
 			{Op: timeline.OpRemove, Random: true},

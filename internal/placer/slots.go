@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"fmt"
@@ -38,23 +38,23 @@ const NumSlots = redis.Slots
 // is a separate node, not another master, so preference lists beyond the
 // owner are not modelled and stay empty (update says so).
 type slots struct {
-	env   *env
+	env   *Env
 	slot  []uint32 // each key's slot, computed once
 	perm  []uint32
 	rank  []uint32
-	home  []timeline.NodeID // slot → configured master
-	serve []timeline.NodeID // slot → serving master after failovers
+	Home  []timeline.NodeID // slot → configured master
+	Serve []timeline.NodeID // slot → serving master after failovers
 	cfg   []timeline.Member // the members (and weights) home was balanced for
 	start []uint32          // the keys of slot x are perm[start[x]:start[x+1]]
 	last  []timeline.NodeID // serve as of the last assign or delta
 }
 
-func newSlots(spec RuleSpec, e *env) (*slots, error) {
+func NewSlots(spec RuleSpec, e *Env) (*slots, error) {
 	if spec.Hash != "" {
 		return nil, fmt.Errorf("rule slots: the hash is CRC16 (XMODEM), as in Redis Cluster; hash %q does not apply", spec.Hash)
 	}
 	s := &slots{env: e}
-	kc := keys.NewKeyCache(e.keys, keys.HashFNV)
+	kc := keys.NewKeyCache(e.Keys, keys.HashFNV)
 	s.slot = kc.Each32(func(b []byte) uint32 { return uint32(KeySlot(b)) })
 	var sorted []uint32
 	sorted, s.perm, s.rank = keys.RankBy(s.slot)
@@ -70,16 +70,16 @@ func newSlots(spec RuleSpec, e *env) (*slots, error) {
 // against CLUSTER KEYSLOT).
 func KeySlot(key []byte) uint16 { return uint16(redis.KeySlot(key)) }
 
-func (s *slots) update(st *timeline.State) []string {
+func (s *slots) Update(st *timeline.State) []string {
 	var notes []string
 	switch {
-	case s.home == nil:
-		s.home = evenRanges(st.Members)
+	case s.Home == nil:
+		s.Home = evenRanges(st.Members)
 	case !sameConfig(s.cfg, st.Members):
 		s.rebalance(st.Members)
 	}
 	s.cfg = slices.Clone(st.Members)
-	s.serve = failover(s.home, st.Members, len(s.env.nodes))
+	s.Serve = failover(s.Home, st.Members, len(s.env.Nodes))
 	if st.Op == timeline.OpFail || st.Op == timeline.OpRecover {
 		notes = append(notes, "slots: a failed master's slots are served by the live masters, dealt evenly "+
 			"(a model of Redis promoting a replica); recovery moves them back")
@@ -125,17 +125,17 @@ func evenRanges(ms []timeline.Member) []timeline.NodeID {
 
 // rebalance moves the fewest slots that bring every member to its target.
 func (s *slots) rebalance(ms []timeline.Member) {
-	have := make([]int, len(s.env.nodes))
-	for _, id := range s.home {
+	have := make([]int, len(s.env.Nodes))
+	for _, id := range s.Home {
 		have[id]++
 	}
 	target := slotTargets(ms, have)
-	isMember := make([]bool, len(s.env.nodes))
+	isMember := make([]bool, len(s.env.Nodes))
 	for _, m := range ms {
 		isMember[m.ID] = true
 	}
 	var pool []int
-	for x, id := range s.home {
+	for x, id := range s.Home {
 		if !isMember[id] {
 			pool = append(pool, x)
 		}
@@ -144,7 +144,7 @@ func (s *slots) rebalance(ms []timeline.Member) {
 	slices.SortStableFunc(donors, func(a, b timeline.Member) int { return have[b.ID] - have[a.ID] })
 	for _, d := range donors {
 		for x, n := NumSlots-1, have[d.ID]-target[d.ID]; x >= 0 && n > 0; x-- {
-			if s.home[x] == d.ID {
+			if s.Home[x] == d.ID {
 				pool = append(pool, x)
 				n--
 			}
@@ -152,7 +152,7 @@ func (s *slots) rebalance(ms []timeline.Member) {
 	}
 	for _, m := range ms {
 		for n := target[m.ID] - have[m.ID]; n > 0; n-- {
-			s.home[pool[0]], pool = m.ID, pool[1:]
+			s.Home[pool[0]], pool = m.ID, pool[1:]
 		}
 	}
 }
@@ -217,24 +217,24 @@ func failover(home []timeline.NodeID, ms []timeline.Member, n int) []timeline.No
 	return serve
 }
 
-func (s *slots) assign(lists [][]timeline.NodeID) {
+func (s *slots) Assign(lists [][]timeline.NodeID) {
 	for i, x := range s.slot {
-		lists[0][i] = s.serve[x]
+		lists[0][i] = s.Serve[x]
 	}
 	for _, l := range lists[1:] {
 		fill(l, timeline.NoNode)
 	}
-	s.last = s.serve
+	s.last = s.Serve
 }
 
-// delta reports the keys of every slot whose serving master changed.
-func (s *slots) delta(d *delta) bool {
+// Delta reports the keys of every slot whose serving master changed.
+func (s *slots) Delta(d *Delta) bool {
 	if s.last == nil {
 		return false
 	}
-	list := make([]timeline.NodeID, len(d.lists))
+	list := make([]timeline.NodeID, len(d.Lists))
 	fill(list, timeline.NoNode)
-	for x, id := range s.serve {
+	for x, id := range s.Serve {
 		if id == s.last[x] {
 			continue
 		}
@@ -243,19 +243,19 @@ func (s *slots) delta(d *delta) bool {
 			d.add(int(k), list)
 		}
 	}
-	s.last = s.serve
+	s.last = s.Serve
 	return true
 }
 
-func (s *slots) probe(key string, R int) (uint64, []timeline.NodeID) {
+func (s *slots) Probe(key string, R int) (uint64, []timeline.NodeID) {
 	x := KeySlot([]byte(key))
-	return uint64(x), []timeline.NodeID{s.serve[x]}
+	return uint64(x), []timeline.NodeID{s.Serve[x]}
 }
 
-// geometry maps slot x to the circle at x·2³²/16384: exact arcs.
-func (s *slots) geometry() ([]Arc, []Point) {
+// Geometry maps slot x to the circle at x·2³²/16384: exact arcs.
+func (s *slots) Geometry() ([]Arc, []Point) {
 	var arcs []Arc
-	for x, id := range s.serve {
+	for x, id := range s.Serve {
 		arcs = mergeArcs(arcs, Arc{Start: uint32(x) << 18, Node: id})
 	}
 	return arcs, nil

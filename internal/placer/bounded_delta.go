@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import "github.com/ringreport/ringreport/internal/keys"
 
@@ -39,15 +39,15 @@ type boundedPlaced struct {
 // landing on point j of the new view.
 type boundedChange struct{ t, j int32 }
 
-// delta reports the keys whose list may have changed (see above).
-func (b *bounded) delta(d *delta) bool {
-	K := b.r.env.keys.Len()
-	R := len(d.lists)
+// Delta reports the keys whose list may have changed (see above).
+func (b *bounded) Delta(d *Delta) bool {
+	K := b.r.Env.Keys.Len()
+	R := len(d.Lists)
 	last := &b.last
 	if last.loads == nil || len(last.view.pref) != R || b.sum < K {
 		return false
 	}
-	cur := ringView{b.r.pts, b.r.prefs(R)}
+	cur := ringView{b.r.Pts, b.r.Prefs(R)}
 	if len(cur.pts) == 0 {
 		return false
 	}
@@ -96,11 +96,11 @@ func (b *bounded) ringChanges(a, v ringView, sorted []uint32, end int, loads []i
 func (b *bounded) firstFill(v ringView, sorted []uint32, fOld int, loads []int) int {
 	over := 0
 	for id, l := range loads {
-		over += b2i(b.cap[id] > 0 && l >= b.cap[id])
+		over += B2i(b.cap[id] > 0 && l >= b.cap[id])
 	}
 	t := fOld
 	for ; over > 0; t-- {
-		id := v.pref[0][b.r.first(sorted[t-1])]
+		id := v.pref[0][b.r.First(sorted[t-1])]
 		if loads[id] == b.cap[id] {
 			over--
 		}
@@ -111,7 +111,7 @@ func (b *bounded) firstFill(v ringView, sorted []uint32, fOld int, loads []int) 
 
 // placeFrom places the keys of rank T on with the walker, from the loads
 // at T, reports those whose list changed, and records the placement.
-func (b *bounded) placeFrom(T int, v ringView, sorted, perm []uint32, loads []int, d *delta) {
+func (b *bounded) placeFrom(T int, v ringView, sorted, perm []uint32, loads []int, d *Delta) {
 	last := &b.last
 	K := len(sorted)
 	b.fullAt = make([]int, len(b.cap))

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
@@ -11,28 +11,28 @@ import "math/bits"
 // default, low 32 bits of xxhash64). Modulo has no weighted form: weights
 // are ignored, with a note.
 type modulo struct {
-	env  *env
+	env  *Env
 	live []timeline.Member
 	kc   *keys.KeyCache
 }
 
-func newModulo(spec RuleSpec, e *env) (*modulo, error) {
+func newModulo(spec RuleSpec, e *Env) (*modulo, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
-	return &modulo{env: e, kc: keys.NewKeyCache(e.keys, h)}, nil
+	return &modulo{env: e, kc: keys.NewKeyCache(e.Keys, h)}, nil
 }
 
-func (m *modulo) update(st *timeline.State) []string {
-	m.live = liveList(st)
+func (m *modulo) Update(st *timeline.State) []string {
+	m.live = LiveList(st)
 	if weighted(m.live) {
 		return []string{"modulo has no weighted form: weights ignored"}
 	}
 	return nil
 }
 
-func (m *modulo) assign(lists [][]timeline.NodeID) {
+func (m *modulo) Assign(lists [][]timeline.NodeID) {
 	n := uint32(len(m.live))
 	ids := make([]timeline.NodeID, n)
 	for i, mem := range m.live {
@@ -52,16 +52,16 @@ func (m *modulo) assign(lists [][]timeline.NodeID) {
 // loop of its own without the offset.
 func assignRank(list []timeline.NodeID, pos []uint32, ids []timeline.NodeID, r uint32) {
 	n := uint32(len(ids))
-	mod := newFastMod(n)
+	mod := NewFastMod(n)
 	list = list[:len(pos)]
 	if r == 0 {
 		for i, p := range pos {
-			list[i] = ids[mod.of(p)]
+			list[i] = ids[mod.Of(p)]
 		}
 		return
 	}
 	for i, p := range pos {
-		b := mod.of(p) + r
+		b := mod.Of(p) + r
 		if b >= n {
 			b -= n
 		}
@@ -69,7 +69,7 @@ func assignRank(list []timeline.NodeID, pos []uint32, ids []timeline.NodeID, r u
 	}
 }
 
-func (m *modulo) probe(key string, r int) (uint64, []timeline.NodeID) {
+func (m *modulo) Probe(key string, r int) (uint64, []timeline.NodeID) {
 	n := uint32(len(m.live))
 	b := m.kc.Hash.Sum32([]byte(key)) % n
 	owners := make([]timeline.NodeID, 0, r)
@@ -79,7 +79,7 @@ func (m *modulo) probe(key string, r int) (uint64, []timeline.NodeID) {
 	return uint64(b), owners
 }
 
-func (m *modulo) geometry() ([]Arc, []Point) {
+func (m *modulo) Geometry() ([]Arc, []Point) {
 	n := uint32(len(m.live))
 	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return m.live[p%n].ID }), nil
 }
@@ -103,10 +103,10 @@ type fastMod struct {
 	n, m uint64
 }
 
-func newFastMod(n uint32) fastMod { return fastMod{n: uint64(n), m: ^uint64(0)/uint64(n) + 1} }
+func NewFastMod(n uint32) fastMod { return fastMod{n: uint64(n), m: ^uint64(0)/uint64(n) + 1} }
 
-// of returns p mod n.
-func (f fastMod) of(p uint32) uint32 {
+// Of returns p mod n.
+func (f fastMod) Of(p uint32) uint32 {
 	hi, _ := bits.Mul64(f.m*uint64(p), f.n)
 	return uint32(hi)
 }

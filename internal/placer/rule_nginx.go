@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"github.com/ringreport/ringreport/internal/profile"

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
@@ -93,16 +93,16 @@ type Kind struct {
 	// FixedPoints is the points per node of a rule that fixes its own
 	// (0 when vnodes applies).
 	FixedPoints int
-	// cost is what the estimate needs of the rule.
-	cost cost
-	// position, when not nil, returns for a spec the function that gives
+	// Footprint is what the estimate needs of the rule.
+	Footprint cost
+	// Position, when not nil, returns for a spec the function that gives
 	// a key's place on the 32-bit circle of the rule's wheel, for rules
 	// whose position is not a hash named by RuleSpec.Hash.
-	position func(spec RuleSpec) func(key []byte) uint32
+	Position func(spec RuleSpec) func(key []byte) uint32
 	// build returns the rule's placer for a validated spec.
-	build func(spec RuleSpec, e *env) (placer, error)
-	// profile is the production profile the kind runs, or nil.
-	profile *Profile
+	build func(spec RuleSpec, e *Env) (Placer, error)
+	// Profile is the production profile the kind runs, or nil.
+	Profile *Profile
 	// effective, when not nil, fills in the defaults that depend on other
 	// parameters, after every Param.Default is set.
 	effective func(RuleSpec) RuleSpec
@@ -132,12 +132,12 @@ type cost struct {
 	// ranks says every key ranks every node (rendezvous), which adds keys
 	// × nodes of work per reweighting.
 	ranks bool
-	// keyBytes is the rule's own arrays per key with lists of length r;
+	// KeyBytes is the rule's own arrays per key with lists of length r;
 	// uniform says every node weighs the same at every step.
-	keyBytes func(spec RuleSpec, r int64, uniform bool) int64
-	// stepPoints says a step's result keeps the rule's points (or else
+	KeyBytes func(spec RuleSpec, r int64, uniform bool) int64
+	// StepPoints says a step's result keeps the rule's points (or else
 	// WheelSamples arcs).
-	stepPoints bool
+	StepPoints bool
 }
 
 // The parameters several kinds share, declared once.
@@ -176,43 +176,43 @@ func ownHash(name string) Param { return paramHash.withDefault(name) }
 var Kinds = []Kind{
 	{Name: "ring", Doc: "Consistent-hash ring (Karger et al. 1997): every node gets vnodes points on a 32-bit circle; a key belongs to the first point clockwise from its hash.",
 		Params: []Param{paramVNodes.withDefault(strconv.Itoa(DefaultVNodes)), paramHash}, Theory: RingTheory,
-		cost:  cost{table: vnodeTable, points: true, stepPoints: true},
-		build: func(s RuleSpec, e *env) (placer, error) { return checked(newRingChecked(s, e)) }},
+		Footprint: cost{table: vnodeTable, points: true, StepPoints: true},
+		build:     func(s RuleSpec, e *Env) (Placer, error) { return checked(newRingChecked(s, e)) }},
 	{Name: "modulo", Doc: "hash(key) mod n over the live nodes in join order: simple, and moves almost every key when n changes.",
 		Params: []Param{paramHash}, Mosaic: true, Theory: ModuloTheory,
-		build: func(s RuleSpec, e *env) (placer, error) { return checked(newModulo(s, e)) }},
+		build: func(s RuleSpec, e *Env) (Placer, error) { return checked(newModulo(s, e)) }},
 	{Name: "jump", Doc: "Jump consistent hash (Lamping and Veach 2014): can only add or drop the last bucket.",
 		Params: []Param{paramHash}, Mosaic: true,
-		cost:  cost{keyBytes: func(RuleSpec, int64, bool) int64 { return 8 }},
-		build: func(s RuleSpec, e *env) (placer, error) { return checked(newJump(s, e)) }},
+		Footprint: cost{KeyBytes: func(RuleSpec, int64, bool) int64 { return 8 }},
+		build:     func(s RuleSpec, e *Env) (Placer, error) { return checked(NewJump(s, e)) }},
 	{Name: "rendezvous", Doc: "Rendezvous (highest random weight) hashing (Thaler and Ravishankar 1998).",
 		Params: []Param{paramHash}, Mosaic: true,
-		cost:  cost{ranks: true, keyBytes: rendezvousKeyBytes},
-		build: func(s RuleSpec, e *env) (placer, error) { return checked(newRendezvous(s, e)) }},
+		Footprint: cost{ranks: true, KeyBytes: rendezvousKeyBytes},
+		build:     func(s RuleSpec, e *Env) (Placer, error) { return checked(NewRendezvous(s, e)) }},
 	{Name: "maglev", Doc: "Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of m entries.",
 		Params: []Param{paramM, paramHash}, Mosaic: true,
-		cost: cost{table: func(s RuleSpec, _, _ int64) int64 { return int64(cmpOr(s.M, DefaultMaglevM)) },
-			keyBytes: func(RuleSpec, int64, bool) int64 { return 4 }},
-		build: func(s RuleSpec, e *env) (placer, error) { return checked(newMaglev(s, e)) }},
+		Footprint: cost{table: func(s RuleSpec, _, _ int64) int64 { return int64(cmpOr(s.M, DefaultMaglevM)) },
+			KeyBytes: func(RuleSpec, int64, bool) int64 { return 4 }},
+		build: func(s RuleSpec, e *Env) (Placer, error) { return checked(NewMaglev(s, e)) }},
 	{Name: "multiprobe", Doc: "Multi-probe consistent hashing (Appleton and O'Reilly 2015): one point per node, probes lookups per key.",
 		Params: []Param{paramProbes, paramHash}, Fixed: []Param{paramVNodes.withDefault("1")}, Mosaic: true,
-		cost: cost{perKey: func(s RuleSpec) int64 { return max(1, int64(cmpOr(s.Probes, DefaultProbes))/4) },
-			stepPoints: true},
-		build: func(s RuleSpec, e *env) (placer, error) { return checked(newMultiprobe(s, e)) }},
+		Footprint: cost{perKey: func(s RuleSpec) int64 { return max(1, int64(cmpOr(s.Probes, DefaultProbes))/4) },
+			StepPoints: true},
+		build: func(s RuleSpec, e *Env) (Placer, error) { return checked(NewMultiprobe(s, e)) }},
 	{Name: "bounded", Doc: "Consistent hashing with bounded loads (Mirrokni et al. 2018): no node holds more than (1+epsilon) times the mean.",
-		Params: []Param{paramVNodes.withDefault(strconv.Itoa(DefaultVNodes)), paramEpsilon, paramHash},
-		cost:   cost{table: vnodeTable, points: true, stepPoints: true},
-		build:  func(s RuleSpec, e *env) (placer, error) { return checked(newBounded(s, e)) }},
+		Params:    []Param{paramVNodes.withDefault(strconv.Itoa(DefaultVNodes)), paramEpsilon, paramHash},
+		Footprint: cost{table: vnodeTable, points: true, StepPoints: true},
+		build:     func(s RuleSpec, e *Env) (Placer, error) { return checked(newBounded(s, e)) }},
 	{Name: "libketama", Aliases: []string{"ketama"}, Doc: "libketama's continuum (RJ/ketama): MD5 of the node name as written, 160 points per server of average weight in libketama's single precision; libmemcached's differs (see libmemcached).",
 		Fixed: []Param{ownHash("md5")}, FixedPoints: ketamaHashes * 4, Theory: RingTheory,
-		cost:  cost{table: func(_ RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, points: true, stepPoints: true},
-		build: func(s RuleSpec, e *env) (placer, error) { return checked(newKetama(s, e)) }},
+		Footprint: cost{table: func(_ RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, points: true, StepPoints: true},
+		build:     func(s RuleSpec, e *Env) (Placer, error) { return checked(NewKetama(s, e)) }},
 	{Name: "slots", Doc: "Redis Cluster's slots: CRC16 of the key (or of its {hash tag}) mod 16384, slots spread evenly over the nodes and moved minimally; not redis-cli's own planner.",
 		Fixed: []Param{ownHash("crc16")},
-		cost: cost{table: func(RuleSpec, int64, int64) int64 { return NumSlots },
-			keyBytes: func(RuleSpec, int64, bool) int64 { return 12 }},
-		position: func(RuleSpec) func([]byte) uint32 { return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 } },
-		build:    func(s RuleSpec, e *env) (placer, error) { return checked(newSlots(s, e)) }},
+		Footprint: cost{table: func(RuleSpec, int64, int64) int64 { return NumSlots },
+			KeyBytes: func(RuleSpec, int64, bool) int64 { return 12 }},
+		Position: func(RuleSpec) func([]byte) uint32 { return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 } },
+		build:    func(s RuleSpec, e *Env) (Placer, error) { return checked(NewSlots(s, e)) }},
 	libmemcachedProfile.Kind(),
 	twemproxyProfile.Kind(),
 	nginxProfile.Kind(),
@@ -245,10 +245,10 @@ func KindOf(name string) *Kind {
 // as a whole, as the product would (a gRPC ring's maximum below its
 // minimum): nil, or an error that says what is wrong.
 func (k *Kind) Validate(spec RuleSpec) error {
-	if k.profile == nil {
+	if k.Profile == nil {
 		return nil
 	}
-	_, err := k.profile.New(withDefaults(k.Params, spec))
+	_, err := k.Profile.New(WithDefaults(k.Params, spec))
 	return err
 }
 
@@ -286,7 +286,7 @@ func (s RuleSpec) Effective() RuleSpec {
 	if k == nil {
 		return s
 	}
-	s = withDefaults(k.Params, s)
+	s = WithDefaults(k.Params, s)
 	for _, p := range k.Fixed {
 		p.set(&s, p.Default)
 	}
@@ -296,8 +296,8 @@ func (s RuleSpec) Effective() RuleSpec {
 	return s
 }
 
-// withDefaults sets every unset parameter of params to its default.
-func withDefaults(params []Param, s RuleSpec) RuleSpec {
+// WithDefaults sets every unset parameter of params to its default.
+func WithDefaults(params []Param, s RuleSpec) RuleSpec {
 	for _, p := range params {
 		if p.get(s) == "" && p.Default != "" {
 			p.set(&s, p.Default)
@@ -383,12 +383,12 @@ type RuleCost struct {
 // Cost returns the rule's cost for a raw spec, given the most weight on
 // the ring at any step and the largest vnodes step.
 func (k *Kind) Cost(spec RuleSpec, weight, vnodeSteps int64) RuleCost {
-	c := RuleCost{PerKey: 1, Ranks: k.cost.ranks, Points: k.cost.points}
-	if k.cost.table != nil {
-		c.Table = k.cost.table(spec, weight, vnodeSteps)
+	c := RuleCost{PerKey: 1, Ranks: k.Footprint.ranks, Points: k.Footprint.points}
+	if k.Footprint.table != nil {
+		c.Table = k.Footprint.table(spec, weight, vnodeSteps)
 	}
-	if k.cost.perKey != nil {
-		c.PerKey = k.cost.perKey(spec)
+	if k.Footprint.perKey != nil {
+		c.PerKey = k.Footprint.perKey(spec)
 	}
 	return c
 }

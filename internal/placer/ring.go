@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// ring is consistent hashing with virtual nodes (Karger et al. 1997): each
+// Ring is consistent hashing with virtual nodes (Karger et al. 1997): each
 // member puts vnodes·weight points on the 32-bit circle, at the rule's hash
 // (Hash32 by default) of "name#i"; a key belongs to the first point at or
 // clockwise after its position, the same hash of the key, wrapping at the
@@ -18,12 +18,12 @@ import (
 //
 // Points at the same position are ordered by node name, then by point
 // index, so the ring does not depend on the order nodes joined in.
-type ring struct {
-	env    *env
-	vnodes int // the rule's own points per unit of weight
-	pts    []Point
-	idx    []uint32 // point index i of pts[j] ("name#i"), for the tiebreak
-	live   []bool   // by NodeID
+type Ring struct {
+	Env    *Env
+	Vnodes int // the rule's own points per unit of weight
+	Pts    []Point
+	Idx    []uint32 // point index i of pts[j] ("name#i"), for the tiebreak
+	Live   []bool   // by NodeID
 	cached map[timeline.NodeID]ringNode
 	kc     *keys.KeyCache // key positions under the rule's hash
 	on     []int          // by NodeID: 1 + the point count it has on the ring, 0 when off
@@ -36,7 +36,7 @@ type ring struct {
 type ringNode struct {
 	count  int
 	pts    []uint32
-	sorted []ringEntry
+	sorted []RingEntry
 }
 
 // ringView is what a ring's assignment depends on: its points, in order,
@@ -48,29 +48,29 @@ type ringView struct {
 }
 
 // newRingChecked is newRing after checking the rule's hash name.
-func newRingChecked(spec RuleSpec, e *env) (*ring, error) {
+func newRingChecked(spec RuleSpec, e *Env) (*Ring, error) {
 	if _, err := keys.ParseHash(spec.Kind, spec.Hash); err != nil {
 		return nil, err
 	}
-	return newRing(spec, e), nil
+	return NewRing(spec, e), nil
 }
 
-// newRing returns a ring for a rule whose hash name is valid.
-func newRing(spec RuleSpec, e *env) *ring {
+// NewRing returns a ring for a rule whose hash name is valid.
+func NewRing(spec RuleSpec, e *Env) *Ring {
 	h, _ := keys.ParseHash(spec.Kind, spec.Hash)
 	v := spec.VNodes
 	if v == 0 {
 		v = DefaultVNodes
 	}
-	return &ring{env: e, vnodes: v, cached: map[timeline.NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, h)}
+	return &Ring{Env: e, Vnodes: v, cached: map[timeline.NodeID]ringNode{}, kc: keys.NewKeyCache(e.Keys, h)}
 }
 
 // pointsOf returns the positions of a node's count points.
-func (r *ring) pointsOf(id timeline.NodeID, count int) []uint32 {
+func (r *Ring) pointsOf(id timeline.NodeID, count int) []uint32 {
 	if c, ok := r.cached[id]; ok && c.count == count {
 		return c.pts
 	}
-	name := r.env.nodes[id]
+	name := r.Env.Nodes[id]
 	buf := make([]byte, 0, len(name)+8)
 	pts := make([]uint32, count)
 	for i := range pts {
@@ -81,27 +81,27 @@ func (r *ring) pointsOf(id timeline.NodeID, count int) []uint32 {
 	return pts
 }
 
-func (r *ring) update(st *timeline.State) []string {
-	v := r.vnodes
+func (r *Ring) Update(st *timeline.State) []string {
+	v := r.Vnodes
 	if st.VNodes > 0 {
 		v = st.VNodes
 	}
 	return r.build(st, v)
 }
 
-// ringEntry is a point before sorting: i is its index in "name#i".
-type ringEntry struct {
-	pos  uint32
-	node timeline.NodeID
-	i    uint32
+// RingEntry is a point before sorting: Index is its index in "name#i".
+type RingEntry struct {
+	Pos   uint32
+	Node  timeline.NodeID
+	Index uint32
 }
 
 // build places v·weight points for every member of st.
-func (r *ring) build(st *timeline.State, v int) []string {
-	r.live = make([]bool, len(r.env.nodes))
+func (r *Ring) build(st *timeline.State, v int) []string {
+	r.Live = make([]bool, len(r.Env.Nodes))
 	want := make([]placed, 0, len(st.Members))
 	for _, m := range st.Members {
-		r.live[m.ID] = !m.Failed
+		r.Live[m.ID] = !m.Failed
 		want = append(want, placed{m.ID, v * m.Weight, r.pointsOf(m.ID, v*m.Weight)})
 	}
 	return r.place(want)
@@ -117,12 +117,12 @@ type placed struct {
 // place makes the ring hold exactly the wanted nodes' points (r.live must
 // be set) and reports collisions. When few nodes change it merges their
 // points into the sorted ones, O(P), rather than sorting all of them.
-func (r *ring) place(want []placed) []string {
+func (r *Ring) place(want []placed) []string {
 	r.pref = nil
 	if r.on == nil {
-		r.on = make([]int, len(r.env.nodes))
+		r.on = make([]int, len(r.Env.Nodes))
 	}
-	keep := make([]bool, len(r.env.nodes))
+	keep := make([]bool, len(r.Env.Nodes))
 	var added []placed
 	for _, w := range want {
 		if r.on[w.id] == w.count+1 {
@@ -133,15 +133,15 @@ func (r *ring) place(want []placed) []string {
 	}
 	changed := len(added)
 	for id := range r.on {
-		changed += b2i(r.on[id] > 0 && !keep[id])
+		changed += B2i(r.on[id] > 0 && !keep[id])
 		r.on[id] = 0
 	}
 	for _, w := range want {
 		r.on[w.id] = w.count + 1
 	}
 	switch {
-	case r.pts == nil || 4*changed > len(want):
-		return r.setPoints(r.entries(want))
+	case r.Pts == nil || 4*changed > len(want):
+		return r.SetPoints(r.entries(want))
 	case changed == 0:
 		// Only liveness changed (a failure or a recovery): the points,
 		// which are never modified in place, stay shared with the
@@ -152,11 +152,11 @@ func (r *ring) place(want []placed) []string {
 }
 
 // entries lists every wanted point, unsorted.
-func (r *ring) entries(want []placed) []ringEntry {
-	var all []ringEntry
+func (r *Ring) entries(want []placed) []RingEntry {
+	var all []RingEntry
 	for _, w := range want {
 		for i, p := range w.pts {
-			all = append(all, ringEntry{p, w.id, uint32(i)})
+			all = append(all, RingEntry{p, w.id, uint32(i)})
 		}
 	}
 	return all
@@ -164,42 +164,42 @@ func (r *ring) entries(want []placed) []ringEntry {
 
 // mergePoints keeps the points of nodes marked keep and merges in the
 // added nodes' points, each node's sorted once and cached.
-func (r *ring) mergePoints(keep []bool, added []placed) []string {
-	var add []ringEntry
+func (r *Ring) mergePoints(keep []bool, added []placed) []string {
+	var add []RingEntry
 	for _, w := range added {
 		add = append(add, r.sortedOf(w)...)
 	}
 	if len(added) > 1 {
 		slices.SortFunc(add, r.cmpEntry)
 	}
-	pts := make([]Point, 0, len(r.pts)+len(add))
+	pts := make([]Point, 0, len(r.Pts)+len(add))
 	idx := make([]uint32, 0, cap(pts))
 	a := 0
-	for j, p := range r.pts {
+	for j, p := range r.Pts {
 		if !keep[p.Node] {
 			continue
 		}
-		e := ringEntry{p.Pos, p.Node, r.idx[j]}
+		e := RingEntry{p.Pos, p.Node, r.Idx[j]}
 		for ; a < len(add) && r.cmpEntry(add[a], e) < 0; a++ {
-			pts, idx = append(pts, Point{add[a].pos, add[a].node}), append(idx, add[a].i)
+			pts, idx = append(pts, Point{add[a].Pos, add[a].Node}), append(idx, add[a].Index)
 		}
-		pts, idx = append(pts, p), append(idx, e.i)
+		pts, idx = append(pts, p), append(idx, e.Index)
 	}
 	for ; a < len(add); a++ {
-		pts, idx = append(pts, Point{add[a].pos, add[a].node}), append(idx, add[a].i)
+		pts, idx = append(pts, Point{add[a].Pos, add[a].Node}), append(idx, add[a].Index)
 	}
-	r.pts, r.idx = pts, idx
+	r.Pts, r.Idx = pts, idx
 	return r.collisions()
 }
 
 // sortedOf returns a node's points as entries in ring order, cached with
 // its points.
-func (r *ring) sortedOf(w placed) []ringEntry {
+func (r *Ring) sortedOf(w placed) []RingEntry {
 	c := r.cached[w.id]
 	if c.sorted == nil || c.count != w.count {
 		c = ringNode{count: w.count, pts: w.pts}
 		for i, p := range w.pts {
-			c.sorted = append(c.sorted, ringEntry{p, w.id, uint32(i)})
+			c.sorted = append(c.sorted, RingEntry{p, w.id, uint32(i)})
 		}
 		slices.SortFunc(c.sorted, r.cmpEntry)
 		r.cached[w.id] = c
@@ -208,26 +208,26 @@ func (r *ring) sortedOf(w placed) []ringEntry {
 }
 
 // cmpEntry orders points by position, then node name, then point index.
-func (r *ring) cmpEntry(a, b ringEntry) int {
-	if a.pos != b.pos {
-		return cmpU32(a.pos, b.pos)
+func (r *Ring) cmpEntry(a, b RingEntry) int {
+	if a.Pos != b.Pos {
+		return cmpU32(a.Pos, b.Pos)
 	}
-	if a.node != b.node {
-		if c := strings.Compare(r.env.nodes[a.node], r.env.nodes[b.node]); c != 0 {
+	if a.Node != b.Node {
+		if c := strings.Compare(r.Env.Nodes[a.Node], r.Env.Nodes[b.Node]); c != 0 {
 			return c
 		}
 	}
-	return cmpU32(a.i, b.i)
+	return cmpU32(a.Index, b.Index)
 }
 
-// setPoints sorts the points (ties by node name, then point index) and
+// SetPoints sorts the points (ties by node name, then point index) and
 // reports collisions. r.live must be set.
-func (r *ring) setPoints(all []ringEntry) []string {
+func (r *Ring) SetPoints(all []RingEntry) []string {
 	r.pref = nil
 	slices.SortFunc(all, r.cmpEntry)
-	r.pts, r.idx = make([]Point, len(all)), make([]uint32, len(all))
+	r.Pts, r.Idx = make([]Point, len(all)), make([]uint32, len(all))
 	for j, e := range all {
-		r.pts[j], r.idx[j] = Point{e.pos, e.node}, e.i
+		r.Pts[j], r.Idx[j] = Point{e.Pos, e.Node}, e.Index
 	}
 	return r.collisions()
 }
@@ -243,10 +243,10 @@ func cmpU32(a, b uint32) int {
 }
 
 // collisions reports points of different nodes at the same position.
-func (r *ring) collisions() []string {
+func (r *Ring) collisions() []string {
 	n := 0
-	for j := 1; j < len(r.pts); j++ {
-		if r.pts[j].Pos == r.pts[j-1].Pos && r.pts[j].Node != r.pts[j-1].Node {
+	for j := 1; j < len(r.Pts); j++ {
+		if r.Pts[j].Pos == r.Pts[j-1].Pos && r.Pts[j].Node != r.Pts[j-1].Node {
 			n++
 		}
 	}
@@ -256,10 +256,10 @@ func (r *ring) collisions() []string {
 	return []string{strconv.Itoa(n) + " point collision(s) between nodes, resolved by node name"}
 }
 
-// prefs returns, for every point j, the preference list of a key that
+// Prefs returns, for every point j, the preference list of a key that
 // lands on it: the first R distinct live nodes from j clockwise. The
 // result is cached until the points change and must not be modified.
-func (r *ring) prefs(R int) [][]timeline.NodeID {
+func (r *Ring) Prefs(R int) [][]timeline.NodeID {
 	if len(r.pref) == R {
 		return r.pref
 	}
@@ -267,8 +267,8 @@ func (r *ring) prefs(R int) [][]timeline.NodeID {
 		r.pref = [][]timeline.NodeID{r.owners()}
 		return r.pref
 	}
-	P := len(r.pts)
-	out := makeLists(R, P)
+	P := len(r.Pts)
+	out := MakeLists(R, P)
 	list := make([]timeline.NodeID, 0, R)
 	for j := range P {
 		list = r.walk(j, R, list[:0])
@@ -285,12 +285,12 @@ func (r *ring) prefs(R int) [][]timeline.NodeID {
 
 // owners returns, for every point, the first live node from it clockwise
 // (NoNode when none is live): two backward passes, wrapping.
-func (r *ring) owners() []timeline.NodeID {
-	out := make([]timeline.NodeID, len(r.pts))
+func (r *Ring) owners() []timeline.NodeID {
+	out := make([]timeline.NodeID, len(r.Pts))
 	next := timeline.NoNode
 	for range 2 {
-		for j := len(r.pts) - 1; j >= 0; j-- {
-			if id := r.pts[j].Node; r.live[id] {
+		for j := len(r.Pts) - 1; j >= 0; j-- {
+			if id := r.Pts[j].Node; r.Live[id] {
 				next = id
 			}
 			out[j] = next
@@ -301,28 +301,28 @@ func (r *ring) owners() []timeline.NodeID {
 
 // walk appends to list up to R distinct live nodes met clockwise from
 // point j.
-func (r *ring) walk(j, R int, list []timeline.NodeID) []timeline.NodeID {
-	P := len(r.pts)
+func (r *Ring) walk(j, R int, list []timeline.NodeID) []timeline.NodeID {
+	P := len(r.Pts)
 	for s := 0; s < P && len(list) < R; s++ {
-		id := r.pts[(j+s)%P].Node
-		if r.live[id] && !slices.Contains(list, id) {
+		id := r.Pts[(j+s)%P].Node
+		if r.Live[id] && !slices.Contains(list, id) {
 			list = append(list, id)
 		}
 	}
 	return list
 }
 
-// assign merges the sorted keys with the sorted points: one pass, no
+// Assign merges the sorted keys with the sorted points: one pass, no
 // per-key search.
-func (r *ring) assign(lists [][]timeline.NodeID) {
-	pref := r.prefs(len(lists))
+func (r *Ring) Assign(lists [][]timeline.NodeID) {
+	pref := r.Prefs(len(lists))
 	sorted := r.kc.SortedPos()
 	perm, _ := r.kc.Order()
-	P := len(r.pts)
+	P := len(r.Pts)
 	j := 0
 	for t, p := range sorted {
 		i := keys.CanonicalAt(perm, t)
-		for j < P && r.pts[j].Pos < p {
+		for j < P && r.Pts[j].Pos < p {
 			j++
 		}
 		jj := j
@@ -333,18 +333,18 @@ func (r *ring) assign(lists [][]timeline.NodeID) {
 			lists[k][i] = pref[k][jj]
 		}
 	}
-	r.last = ringView{r.pts, pref}
+	r.last = ringView{r.Pts, pref}
 }
 
-// delta reports the keys of every stretch of the circle whose preference
+// Delta reports the keys of every stretch of the circle whose preference
 // list changed since the last assign or delta: a merge of the old and new
 // points, then a binary search in the sorted key positions for each
 // changed stretch. Its cost is O(P + changed keys), not O(K).
-func (r *ring) delta(d *delta) bool {
-	if len(r.last.pref) != len(d.lists) {
+func (r *Ring) Delta(d *Delta) bool {
+	if len(r.last.pref) != len(d.Lists) {
 		return false
 	}
-	cur := ringView{r.pts, r.prefs(len(d.lists))}
+	cur := ringView{r.Pts, r.Prefs(len(d.Lists))}
 	sorted := r.kc.SortedPos()
 	perm, _ := r.kc.Order()
 	diffViews(r.last, cur, func(lo, hi uint64, _, j int) bool {
@@ -414,31 +414,31 @@ func sameLists(a [][]timeline.NodeID, i int, b [][]timeline.NodeID, j int) bool 
 	return true
 }
 
-// first returns the index of the first point at or after pos, wrapping.
-func (r *ring) first(pos uint32) int {
-	j, _ := slices.BinarySearchFunc(r.pts, pos, func(p Point, t uint32) int { return cmpU32(p.Pos, t) })
-	if j == len(r.pts) {
+// First returns the index of the first point at or after pos, wrapping.
+func (r *Ring) First(pos uint32) int {
+	j, _ := slices.BinarySearchFunc(r.Pts, pos, func(p Point, t uint32) int { return cmpU32(p.Pos, t) })
+	if j == len(r.Pts) {
 		j = 0
 	}
 	return j
 }
 
-func (r *ring) probe(key string, R int) (uint64, []timeline.NodeID) {
+func (r *Ring) Probe(key string, R int) (uint64, []timeline.NodeID) {
 	pos := r.kc.Hash.Sum32([]byte(key))
-	return uint64(pos), r.walk(r.first(pos), R, nil)
+	return uint64(pos), r.walk(r.First(pos), R, nil)
 }
 
-// geometry returns the points alone: the arcs follow from them and the
+// Geometry returns the points alone: the arcs follow from them and the
 // step's live members (ringArcs, through Result.Arcs), and a hundred
 // steps of 16,000 points would otherwise keep 13 MB of arcs per rule
 // until the figures are drawn.
-func (r *ring) geometry() ([]Arc, []Point) { return nil, r.pts }
+func (r *Ring) Geometry() ([]Arc, []Point) { return nil, r.Pts }
 
-// ringArcs is the ownership of the circle by the points pts, in position
+// RingArcs is the ownership of the circle by the points pts, in position
 // order, when live says which nodes are alive: the stretch up to each
 // point belongs to the first live node at or after it, wrapping, as on
 // a ring (NoNode when none is). Neighbouring arcs of one owner merge.
-func ringArcs(pts []Point, live func(timeline.NodeID) bool) []Arc {
+func RingArcs(pts []Point, live func(timeline.NodeID) bool) []Arc {
 	P := len(pts)
 	if P == 0 {
 		return []Arc{{Start: 0, Node: timeline.NoNode}}
@@ -463,7 +463,7 @@ func ringArcs(pts []Point, live func(timeline.NodeID) bool) []Arc {
 	return arcs
 }
 
-func (r *ring) Order() []uint32 {
+func (r *Ring) Order() []uint32 {
 	_, rank := r.kc.Order()
 	return rank
 }

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
@@ -13,17 +13,17 @@ import (
 // given weights, all live, named n0, n1, ….
 func maglevFor(t *testing.T, m int, weights ...int) (*maglev, *timeline.State) {
 	t.Helper()
-	e := &env{keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1)}
+	e := &Env{Keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1)}
 	st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 	for i, w := range weights {
-		e.nodes = append(e.nodes, "n"+strconv.Itoa(i))
+		e.Nodes = append(e.Nodes, "n"+strconv.Itoa(i))
 		st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: w})
 	}
-	g, err := newMaglev(RuleSpec{Kind: "maglev", M: m}, e)
+	g, err := NewMaglev(RuleSpec{Kind: "maglev", M: m}, e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.update(st)
+	g.Update(st)
 	return g, st
 }
 
@@ -105,14 +105,14 @@ func TestMaglevFailureRebuilds(t *testing.T) {
 	g, st := maglevFor(t, 13, 1, 1, 1, 1)
 	orig := slices.Clone(g.table)
 	st.Members[1].Failed = true
-	g.update(st)
+	g.Update(st)
 	without, _ := maglevFor(t, 13, 1, 1, 1, 1)
-	without.update(&timeline.State{Members: []timeline.Member{st.Members[0], st.Members[2], st.Members[3]}})
+	without.Update(&timeline.State{Members: []timeline.Member{st.Members[0], st.Members[2], st.Members[3]}})
 	if !slices.Equal(g.table, without.table) || slices.Contains(g.table, 1) {
 		t.Errorf("failed: %v, rebuilt without: %v", g.table, without.table)
 	}
 	st.Members[1].Failed = false
-	g.update(st)
+	g.Update(st)
 	if !slices.Equal(g.table, orig) {
 		t.Errorf("recovered: %v, want %v", g.table, orig)
 	}
@@ -138,12 +138,12 @@ func TestMaglevWeights(t *testing.T) {
 // are reported.
 func TestMaglevNotes(t *testing.T) {
 	g, st := maglevFor(t, 7, ones(9)...)
-	notes := g.update(st)
+	notes := g.Update(st)
 	if len(notes) != 2 || !strings.Contains(notes[0], "100·n") || !strings.Contains(notes[1], "no table entries") {
 		t.Errorf("notes %q", notes)
 	}
 	g, st = maglevFor(t, 65537, 1, 1)
-	if notes := g.update(st); len(notes) != 0 {
+	if notes := g.Update(st); len(notes) != 0 {
 		t.Errorf("notes %q, want none", notes)
 	}
 }
@@ -152,7 +152,7 @@ func TestMaglevNotes(t *testing.T) {
 // following entries.
 func TestMaglevReplicas(t *testing.T) {
 	g, _ := maglevFor(t, 13, 1, 1, 1)
-	pref := g.prefs(3)
+	pref := g.Prefs(3)
 	for e := range 13 {
 		var want []timeline.NodeID
 		for s := 0; len(want) < 3; s++ {

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"encoding/binary"
@@ -44,18 +44,18 @@ const MaxMaglevM = 1 << 24
 // reports the keys of the entries whose preference list changed, O(M +
 // changed keys), the table rebuild being the only O(M·log M) part.
 type maglev struct {
-	env      *env
+	env      *Env
 	kc       *keys.KeyCache
 	m        int
 	table    []timeline.NodeID   // entry → node
 	pref     [][]timeline.NodeID // pref[r][e], built by prefs
-	live     []timeline.Member
+	Live     []timeline.Member
 	groups   entryGroups
 	lastPref [][]timeline.NodeID // the pref table of the last assign or delta
-	cache    maglevCache
+	Cache    MaglevCache
 	cur      *maglevTable // the table of the last update, in the cache
 	lastTab  *maglevTable // the table of the last assign or delta
-	diffs    maglevDiffs
+	diffs    MaglevDiffs
 	serial   uint64   // tables filled so far
 	changed  []uint32 // scratch: the entries a delta found changed
 	nameRank []int    // by NodeID: rank of the name in name order
@@ -69,7 +69,7 @@ type entryGroups struct {
 	start []uint32
 }
 
-func newMaglev(spec RuleSpec, e *env) (*maglev, error) {
+func NewMaglev(spec RuleSpec, e *Env) (*maglev, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func newMaglev(spec RuleSpec, e *env) (*maglev, error) {
 	if m < 2 || m > MaxMaglevM || !IsPrime(m) {
 		return nil, fmt.Errorf("rule maglev: M = %d must be a prime between 2 and %d", m, MaxMaglevM)
 	}
-	return &maglev{env: e, kc: keys.NewKeyCache(e.keys, h), m: m}, nil
+	return &maglev{env: e, kc: keys.NewKeyCache(e.Keys, h), m: m}, nil
 }
 
 // IsPrime reports whether n is prime, by trial division. A maglev table
@@ -107,41 +107,41 @@ type maglevEntry struct {
 	taken     int
 }
 
-func (g *maglev) update(st *timeline.State) []string {
-	g.live = liveList(st)
+func (g *maglev) Update(st *timeline.State) []string {
+	g.Live = LiveList(st)
 	g.pref = nil
-	counts := g.populate()
+	counts := g.Populate()
 	var notes []string
-	if n := len(g.live); g.m < 100*n {
+	if n := len(g.Live); g.m < 100*n {
 		notes = append(notes, fmt.Sprintf("maglev: M = %d is below 100·n = %d: node loads differ by up to one entry in %d, "+
 			"more than 1%% (the paper takes M ≫ n)", g.m, 100*n, g.m/n))
 	}
-	if weighted(g.live) && (st.Op == timeline.OpStart || st.Op == timeline.OpAdd || st.Op == timeline.OpWeight) {
+	if weighted(g.Live) && (st.Op == timeline.OpStart || st.Op == timeline.OpAdd || st.Op == timeline.OpWeight) {
 		notes = append(notes, "maglev has no weighted form in the paper: weights follow Envoy's weighted table population")
 	}
 	var empty []timeline.NodeID
-	for _, m := range g.live {
+	for _, m := range g.Live {
 		if counts[m.ID] == 0 {
 			empty = append(empty, m.ID)
 		}
 	}
 	if len(empty) > 0 {
 		notes = append(notes, fmt.Sprintf("maglev: %s got no table entries (M = %d is too small)",
-			quoteNames(g.env.nodes, empty), g.m))
+			quoteNames(g.env.Nodes, empty), g.m))
 	}
 	return notes
 }
 
-// populate fills the table from the live nodes (the paper's Pseudocode 1
+// Populate fills the table from the live nodes (the paper's Pseudocode 1
 // with Envoy's weights) and returns entries per NodeID. A table depends
 // only on the live nodes and their weights, so the last few are kept by
 // that key: a step back to an earlier membership (a recovery, or removing
 // what was just added) reuses its table instead of refilling M entries,
 // which takes about M·ln M probes (1.3 ms for M = 65537).
-func (g *maglev) populate() []int {
+func (g *maglev) Populate() []int {
 	es := g.entries()
 	key := tableKey(es)
-	if t, ok := g.cache.get(key); ok {
+	if t, ok := g.Cache.Get(key); ok {
 		g.table, g.cur = t.table, t
 		return t.counts
 	}
@@ -176,13 +176,13 @@ func (g *maglev) populate() []int {
 			filled++
 		}
 	}
-	counts := make([]int, len(g.env.nodes))
+	counts := make([]int, len(g.env.Nodes))
 	for _, e := range es {
 		counts[e.id] = e.taken
 	}
 	g.serial++
 	g.cur = &maglevTable{table: g.table, counts: counts, serial: g.serial}
-	g.cache.put(key, g.cur)
+	g.Cache.Put(key, g.cur)
 	return counts
 }
 
@@ -195,9 +195,9 @@ type maglevTable struct {
 	serial uint64 // names the table in maglevDiffs
 }
 
-// maglevCache keeps the last few tables by live set and weights. Tables
+// MaglevCache keeps the last few tables by live set and weights. Tables
 // are never written once filled, so a cached one can be shared.
-type maglevCache struct {
+type MaglevCache struct {
 	keys   []string
 	tables []*maglevTable
 }
@@ -205,7 +205,7 @@ type maglevCache struct {
 // maglevCacheBytes bounds the memory of cached tables.
 const maglevCacheBytes = 1 << 20
 
-func (c *maglevCache) get(key string) (*maglevTable, bool) {
+func (c *MaglevCache) Get(key string) (*maglevTable, bool) {
 	for i, k := range c.keys {
 		if k == key {
 			return c.tables[i], true
@@ -214,8 +214,8 @@ func (c *maglevCache) get(key string) (*maglevTable, bool) {
 	return nil, false
 }
 
-// put adds a table, dropping the oldest ones beyond maglevCacheBytes.
-func (c *maglevCache) put(key string, t *maglevTable) {
+// Put adds a table, dropping the oldest ones beyond maglevCacheBytes.
+func (c *MaglevCache) Put(key string, t *maglevTable) {
 	n := max(maglevCacheBytes/(2*len(t.table)), 1)
 	c.keys = append(c.keys, key)
 	c.tables = append(c.tables, t)
@@ -240,18 +240,18 @@ func tableKey(es []maglevEntry) string {
 // entries returns the live nodes in name order with their permutations.
 func (g *maglev) entries() []maglevEntry {
 	if g.nameRank == nil {
-		g.nameRank, g.nameHash = make([]int, len(g.env.nodes)), make([]uint64, len(g.env.nodes))
-		byName := make([]int, len(g.env.nodes))
-		for id, name := range g.env.nodes {
+		g.nameRank, g.nameHash = make([]int, len(g.env.Nodes)), make([]uint64, len(g.env.Nodes))
+		byName := make([]int, len(g.env.Nodes))
+		for id, name := range g.env.Nodes {
 			byName[id], g.nameHash[id] = id, keys.NameHash64(name)
 		}
-		slices.SortFunc(byName, func(a, b int) int { return strings.Compare(g.env.nodes[a], g.env.nodes[b]) })
+		slices.SortFunc(byName, func(a, b int) int { return strings.Compare(g.env.Nodes[a], g.env.Nodes[b]) })
 		for r, id := range byName {
 			g.nameRank[id] = r
 		}
 	}
-	es := make([]maglevEntry, len(g.live))
-	for i, m := range g.live {
+	es := make([]maglevEntry, len(g.Live))
+	for i, m := range g.Live {
 		h := g.nameHash[m.ID]
 		es[i] = maglevEntry{id: m.ID, w: m.Weight, pos: int((h >> 32) % uint64(g.m)),
 			skip: int(uint64(uint32(h))%uint64(g.m-1)) + 1}
@@ -260,9 +260,9 @@ func (g *maglev) entries() []maglevEntry {
 	return es
 }
 
-// prefs returns, for every entry, the R distinct nodes of the entries
+// Prefs returns, for every entry, the R distinct nodes of the entries
 // from it onward, wrapping.
-func (g *maglev) prefs(R int) [][]timeline.NodeID {
+func (g *maglev) Prefs(R int) [][]timeline.NodeID {
 	if len(g.pref) == R {
 		return g.pref
 	}
@@ -271,7 +271,7 @@ func (g *maglev) prefs(R int) [][]timeline.NodeID {
 	for r := 1; r < R; r++ {
 		g.pref[r] = make([]timeline.NodeID, g.m)
 	}
-	want := min(R, len(g.live)) // stop when every live node is listed
+	want := min(R, len(g.Live)) // stop when every live node is listed
 	list := make([]timeline.NodeID, 0, R)
 	for e := 0; R > 1 && e < g.m; e++ {
 		list = list[:0]
@@ -314,8 +314,8 @@ func (g *maglev) keyGroups() entryGroups {
 	return g.groups
 }
 
-func (g *maglev) assign(lists [][]timeline.NodeID) {
-	pref := g.prefs(len(lists))
+func (g *maglev) Assign(lists [][]timeline.NodeID) {
+	pref := g.Prefs(len(lists))
 	g.lastTab = g.cur
 	gr := g.keyGroups()
 	for e := range g.m {
@@ -328,12 +328,12 @@ func (g *maglev) assign(lists [][]timeline.NodeID) {
 	g.lastPref = pref
 }
 
-// delta reports the keys of every entry whose preference list changed.
-func (g *maglev) delta(d *delta) bool {
-	if g.lastPref == nil || len(g.lastPref) != len(d.lists) {
+// Delta reports the keys of every entry whose preference list changed.
+func (g *maglev) Delta(d *Delta) bool {
+	if g.lastPref == nil || len(g.lastPref) != len(d.Lists) {
 		return false
 	}
-	pref := g.prefs(len(d.lists))
+	pref := g.Prefs(len(d.Lists))
 	gr := g.keyGroups()
 	if len(pref) == 1 {
 		g.delta1(d, gr)
@@ -375,25 +375,25 @@ var touchSink atomic.Uint32
 // addGroup adds the keys of one table entry to d, all with the entry's
 // lists: one copy of the keys and one run per rank, rather than a call
 // per key.
-func addGroup(d *delta, keys []uint32, pref [][]timeline.NodeID, e int) {
-	d.keys = append(d.keys, keys...)
-	for r, l := range d.lists {
+func addGroup(d *Delta, keys []uint32, pref [][]timeline.NodeID, e int) {
+	d.Keys = append(d.Keys, keys...)
+	for r, l := range d.Lists {
 		id := pref[r][e]
 		for range keys {
 			l = append(l, id)
 		}
-		d.lists[r] = l
+		d.Lists[r] = l
 	}
 }
 
-func (g *maglev) probe(key string, R int) (uint64, []timeline.NodeID) {
+func (g *maglev) Probe(key string, R int) (uint64, []timeline.NodeID) {
 	e := g.kc.Hash.Sum32([]byte(key)) % uint32(g.m)
-	return uint64(e), column(g.prefs(R), int(e))
+	return uint64(e), column(g.Prefs(R), int(e))
 }
 
-// geometry samples the entry of a key whose hash is the wheel position,
+// Geometry samples the entry of a key whose hash is the wheel position,
 // once per table: arcs are never modified, so steps share them.
-func (g *maglev) geometry() ([]Arc, []Point) {
+func (g *maglev) Geometry() ([]Arc, []Point) {
 	if g.cur.arcs == nil {
 		g.cur.arcs = sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return g.table[p%uint32(g.m)] })
 	}

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
@@ -43,8 +43,8 @@ func (m *multiprobePlaced) perKey(k int) ([]timeline.NodeID, []uint32) {
 
 // set records the ring's current points and lists. Point slices and
 // list tables are never modified once built, so they are shared.
-func (m *multiprobePlaced) set(r *ring, pref [][]timeline.NodeID) {
-	m.pts, m.idx, m.live, m.pref = r.pts, r.idx, r.live, pref
+func (m *multiprobePlaced) set(r *Ring, pref [][]timeline.NodeID) {
+	m.pts, m.idx, m.live, m.pref = r.Pts, r.Idx, r.Live, pref
 }
 
 // multiprobeChange is what changed between the last placement and now:
@@ -58,17 +58,17 @@ type multiprobeChange struct {
 // changes merges the last placement's live points with the current ones
 // (both in the ring's order) and reports what changed. ok is false when
 // either side has no live point.
-func (p *multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok bool) {
-	a, b := &p.last, p.r
-	c.stale = make([]bool, len(b.env.nodes))
+func (p *Multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok bool) {
+	a, b := &p.last, p.R
+	c.stale = make([]bool, len(b.Env.Nodes))
 	liveA, liveB := 0, 0
 	i, j := 0, 0
-	for i < len(a.pts) || j < len(b.pts) {
+	for i < len(a.pts) || j < len(b.Pts) {
 		if i < len(a.pts) && !a.live[a.pts[i].Node] {
 			i++
 			continue
 		}
-		if j < len(b.pts) && !b.live[b.pts[j].Node] {
+		if j < len(b.Pts) && !b.Live[b.Pts[j].Node] {
 			j++
 			continue
 		}
@@ -76,8 +76,8 @@ func (p *multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok b
 		switch {
 		case i == len(a.pts):
 			cmp = 1
-		case j < len(b.pts):
-			cmp = b.cmpEntry(ringEntry{a.pts[i].Pos, a.pts[i].Node, a.idx[i]}, ringEntry{b.pts[j].Pos, b.pts[j].Node, b.idx[j]})
+		case j < len(b.Pts):
+			cmp = b.cmpEntry(RingEntry{a.pts[i].Pos, a.pts[i].Node, a.idx[i]}, RingEntry{b.Pts[j].Pos, b.Pts[j].Node, b.Idx[j]})
 		}
 		switch {
 		case cmp < 0: // gone
@@ -85,12 +85,12 @@ func (p *multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok b
 			liveA++
 			i++
 		case cmp > 0: // arrived
-			c.arrive = append(c.arrive, b.pts[j].Pos)
+			c.arrive = append(c.arrive, b.Pts[j].Pos)
 			liveB++
 			j++
 		default:
 			if !sameLists(a.pref, i, pref, j) {
-				c.stale[b.pts[j].Node], c.anyStale = true, true
+				c.stale[b.Pts[j].Node], c.anyStale = true, true
 			}
 			liveA++
 			liveB++
@@ -101,15 +101,15 @@ func (p *multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok b
 	return c, liveA > 0 && liveB > 0
 }
 
-// delta re-probes the keys whose winning point can have changed (see
+// Delta re-probes the keys whose winning point can have changed (see
 // above) and reports those whose list may differ.
-func (p *multiprobe) delta(d *delta) bool {
-	R := len(d.lists)
-	pos := p.r.kc.Pos32()
+func (p *Multiprobe) Delta(d *Delta) bool {
+	R := len(d.Lists)
+	pos := p.R.kc.Pos32()
 	if len(p.last.owner) != len(pos) || len(p.last.pref) != R {
 		return false
 	}
-	pref := p.r.prefs(R)
+	pref := p.R.Prefs(R)
 	c, ok := p.changes(pref)
 	if !ok {
 		return false
@@ -136,28 +136,28 @@ func (p *multiprobe) delta(d *delta) bool {
 	case len(c.arrive) <= multiprobeFewArrivals:
 		stale := c.stale
 		for i, h := range pos {
-			if stale[owner[i]] || p.gap(h, c.arrive) <= dist[i] {
+			if stale[owner[i]] || p.Gap(h, c.arrive) <= dist[i] {
 				redo(i)
 			}
 		}
 	default:
-		stale, ix := c.stale, newArrivalIndex(c.arrive)
+		stale, ix := c.stale, NewArrivalIndex(c.arrive)
 		for i, h := range pos {
-			if stale[owner[i]] || p.gapBound(h, ix) <= dist[i] {
+			if stale[owner[i]] || p.GapBound(h, ix) <= dist[i] {
 				redo(i)
 			}
 		}
 	}
-	p.last.set(p.r, pref)
+	p.last.set(p.R, pref)
 	return true
 }
 
 // scan1 re-probes the keys of stale nodes and the keys that the one
 // arriving point at q may capture: gap and probeGap written out in one
 // loop, the common step (one node of one point joins or recovers).
-func (p *multiprobe) scan1(q uint32, stale []bool, redo func(int)) {
-	owner, dist, k := p.last.owner, p.last.dist, p.k
-	for i, h := range p.r.kc.Pos32() {
+func (p *Multiprobe) scan1(q uint32, stale []bool, redo func(int)) {
+	owner, dist, k := p.last.owner, p.last.dist, p.K
+	for i, h := range p.R.kc.Pos32() {
 		d := keys.Fmix32(h+0x9e3779b9) | 1
 		m0, m1, m2 := ^uint32(0), ^uint32(0), ^uint32(0)
 		a0 := q - h
@@ -179,22 +179,22 @@ func (p *multiprobe) scan1(q uint32, stale []bool, redo func(int)) {
 	}
 }
 
-// gap returns the least clockwise distance from any probe of the key at
+// Gap returns the least clockwise distance from any probe of the key at
 // h to any of the points at positions q: a key whose gap exceeds its
 // winning distance cannot be captured by those points.
-func (p *multiprobe) gap(h uint32, q []uint32) uint32 {
+func (p *Multiprobe) Gap(h uint32, q []uint32) uint32 {
 	d := keys.Fmix32(h+0x9e3779b9) | 1
 	m := ^uint32(0)
 	for _, q := range q {
-		m = min(m, probeGap(q-h, d, p.k))
+		m = min(m, ProbeGap(q-h, d, p.K))
 	}
 	return m
 }
 
-// probeGap returns min over j < k of a − j·d (mod 2³²): the distance from
+// ProbeGap returns min over j < k of a − j·d (mod 2³²): the distance from
 // the nearest of k probes, a being the distance from probe 0. Three
 // running minima, one per third of the probes, keep the chains short.
-func probeGap(a, d uint32, k int) uint32 {
+func ProbeGap(a, d uint32, k int) uint32 {
 	m0, m1, m2 := ^uint32(0), ^uint32(0), ^uint32(0)
 	a0, a1, a2 := a, a-d, a-2*d
 	d3 := 3 * d
@@ -212,34 +212,34 @@ func probeGap(a, d uint32, k int) uint32 {
 	return min(m0, m1, m2)
 }
 
-// arrivalIndex finds, for a probe, a lower bound on its distance to the
+// ArrivalIndex finds, for a probe, a lower bound on its distance to the
 // next arriving point without a search: the circle is cut into buckets,
 // and a probe whose bucket holds an arrival at or after it gets 0 (its
 // key is probed again), any other the exact distance to the first
 // arrival of a later bucket.
-type arrivalIndex struct {
-	shift uint
+type ArrivalIndex struct {
+	Shift uint
 	mask  uint32
 	first []uint32 // first[b]: the first arrival at or after bucket b's start, wrapping; len B+1
 	end   []uint32 // end[b]: 1 + the offset in bucket b of its last arrival, 0 when none
 }
 
-// newArrivalIndex indexes the arrivals (in ascending order) with at
+// NewArrivalIndex indexes the arrivals (in ascending order) with at
 // least 512 buckets per arrival, 2¹² to 2²⁰ buckets.
-func newArrivalIndex(arrive []uint32) *arrivalIndex {
+func NewArrivalIndex(arrive []uint32) *ArrivalIndex {
 	bits := uint(12)
 	for 1<<bits < 512*len(arrive) && bits < 20 {
 		bits++
 	}
 	B := 1 << bits
-	ix := &arrivalIndex{shift: 32 - bits, mask: 1<<(32-bits) - 1, first: make([]uint32, B+1), end: make([]uint32, B)}
+	ix := &ArrivalIndex{Shift: 32 - bits, mask: 1<<(32-bits) - 1, first: make([]uint32, B+1), end: make([]uint32, B)}
 	for _, q := range arrive {
-		ix.end[q>>ix.shift] = q&ix.mask + 1
+		ix.end[q>>ix.Shift] = q&ix.mask + 1
 	}
 	next := arrive[0] // wrapping: past the last arrival comes the first
 	a := len(arrive) - 1
 	for b := B; b >= 0; b-- {
-		for a >= 0 && uint64(arrive[a]) >= uint64(b)<<ix.shift {
+		for a >= 0 && uint64(arrive[a]) >= uint64(b)<<ix.Shift {
 			next = arrive[a]
 			a--
 		}
@@ -248,13 +248,13 @@ func newArrivalIndex(arrive []uint32) *arrivalIndex {
 	return ix
 }
 
-// gapBound is a lower bound on gap(h, arrivals) from the index.
-func (p *multiprobe) gapBound(h uint32, ix *arrivalIndex) uint32 {
+// GapBound is a lower bound on gap(h, arrivals) from the index.
+func (p *Multiprobe) GapBound(h uint32, ix *ArrivalIndex) uint32 {
 	d := keys.Fmix32(h+0x9e3779b9) | 1
 	m := ^uint32(0)
 	x := h
-	for range p.k {
-		b := x >> ix.shift
+	for range p.K {
+		b := x >> ix.Shift
 		g := ix.first[b+1] - x
 		if ix.end[b] > x&ix.mask {
 			g = 0

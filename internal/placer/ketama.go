@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"crypto/md5"
@@ -10,7 +10,7 @@ import (
 	"strconv"
 )
 
-// ketama is libketama's continuum (Richard Jones, Last.fm 2007,
+// Ketama is libketama's continuum (Richard Jones, Last.fm 2007,
 // github.com/RJ/ketama, libketama/ketama.c ketama_create_continuum and
 // ketama_get_server), the "ketama" distribution of memcached clients.
 // Node names are the strings clients hash, e.g. "10.0.0.1:11211".
@@ -34,38 +34,38 @@ import (
 //
 // Replicas are not defined by libketama: here they are the ring walk
 // clockwise, collecting distinct servers.
-type ketama struct {
-	r *ring
+type Ketama struct {
+	R *Ring
 }
 
 // ketamaHashes is libketama's hashes per server of average weight.
 const ketamaHashes = 40
 
-func newKetama(spec RuleSpec, e *env) (*ketama, error) {
+func NewKetama(spec RuleSpec, e *Env) (*Ketama, error) {
 	if spec.Hash != "" && spec.Hash != "md5" {
 		return nil, fmt.Errorf("rule ketama: the hash is MD5, as in libketama; hash %q does not apply", spec.Hash)
 	}
 	if spec.VNodes != 0 {
 		return nil, fmt.Errorf("rule ketama: the points per server are libketama's (%d hashes × 4); vnodes does not apply", ketamaHashes)
 	}
-	return &ketama{r: &ring{env: e, cached: map[timeline.NodeID]ringNode{}, kc: keys.NewKeyCache(e.keys, keys.HashMD5)}}, nil
+	return &Ketama{R: &Ring{Env: e, cached: map[timeline.NodeID]ringNode{}, kc: keys.NewKeyCache(e.Keys, keys.HashMD5)}}, nil
 }
 
-// ketamaCount is libketama's number of hashes for a server:
+// KetamaCount is libketama's number of hashes for a server:
 // floorf(pct * 40.0 * (float)numservers) with pct a float, the product
 // taken in double, then rounded to float by floorf's argument.
-func ketamaCount(w, total, n int) int {
+func KetamaCount(w, total, n int) int {
 	pct := float32(w) / float32(total)
 	x := float64(pct) * 40.0 * float64(float32(n))
 	return int(math.Floor(float64(float32(x))))
 }
 
 // ketamaPoints returns a server's 4·ks points, cached per count.
-func (k *ketama) points(id timeline.NodeID, ks int) []uint32 {
-	if c, ok := k.r.cached[id]; ok && c.count == ks {
+func (k *Ketama) points(id timeline.NodeID, ks int) []uint32 {
+	if c, ok := k.R.cached[id]; ok && c.count == ks {
 		return c.pts
 	}
-	name := k.r.env.nodes[id]
+	name := k.R.Env.Nodes[id]
 	buf := make([]byte, 0, len(name)+8)
 	pts := make([]uint32, 0, 4*ks)
 	for i := range ks {
@@ -75,22 +75,22 @@ func (k *ketama) points(id timeline.NodeID, ks int) []uint32 {
 			pts = append(pts, binary.LittleEndian.Uint32(d[4*h:]))
 		}
 	}
-	k.r.cached[id] = ringNode{count: ks, pts: pts}
+	k.R.cached[id] = ringNode{count: ks, pts: pts}
 	return pts
 }
 
-func (k *ketama) update(st *timeline.State) []string {
-	live := liveList(st)
+func (k *Ketama) Update(st *timeline.State) []string {
+	live := LiveList(st)
 	total := 0
 	for _, m := range live {
 		total += m.Weight
 	}
-	k.r.live = make([]bool, len(k.r.env.nodes))
+	k.R.Live = make([]bool, len(k.R.Env.Nodes))
 	var want []placed
 	var none, rounded []timeline.NodeID
 	for _, m := range live {
-		k.r.live[m.ID] = true
-		ks := ketamaCount(m.Weight, total, len(live))
+		k.R.Live[m.ID] = true
+		ks := KetamaCount(m.Weight, total, len(live))
 		if ks == 0 {
 			none = append(none, m.ID)
 		}
@@ -99,10 +99,10 @@ func (k *ketama) update(st *timeline.State) []string {
 		}
 		want = append(want, placed{m.ID, ks, k.points(m.ID, ks)})
 	}
-	notes := k.r.place(want)
+	notes := k.R.place(want)
 	if len(none) > 0 {
 		notes = append(notes, fmt.Sprintf("ketama: %s weigh too little to get a point (floor(w/Σw·40·n) = 0) and own no keys",
-			quoteNames(k.r.env.nodes, none)))
+			quoteNames(k.R.Env.Nodes, none)))
 	}
 	if len(rounded) > 0 {
 		notes = append(notes, fmt.Sprintf("ketama: libketama's single-precision arithmetic gives %d of %d servers "+
@@ -114,8 +114,8 @@ func (k *ketama) update(st *timeline.State) []string {
 	return notes
 }
 
-func (k *ketama) assign(lists [][]timeline.NodeID)                    { k.r.assign(lists) }
-func (k *ketama) delta(d *delta) bool                                 { return k.r.delta(d) }
-func (k *ketama) probe(key string, R int) (uint64, []timeline.NodeID) { return k.r.probe(key, R) }
-func (k *ketama) geometry() ([]Arc, []Point)                          { return k.r.geometry() }
-func (k *ketama) Order() []uint32                                     { return k.r.Order() }
+func (k *Ketama) Assign(lists [][]timeline.NodeID)                    { k.R.Assign(lists) }
+func (k *Ketama) Delta(d *Delta) bool                                 { return k.R.Delta(d) }
+func (k *Ketama) Probe(key string, R int) (uint64, []timeline.NodeID) { return k.R.Probe(key, R) }
+func (k *Ketama) Geometry() ([]Arc, []Point)                          { return k.R.Geometry() }
+func (k *Ketama) Order() []uint32                                     { return k.R.Order() }

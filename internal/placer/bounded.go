@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ const MaxEpsilon = 1000
 // geometry draws the ring's unbounded arcs: where a key goes when its
 // first node has room.
 type bounded struct {
-	r      *ring
+	r      *Ring
 	eps    uint64 // (1+ε)·10⁶
 	cap    []int  // by NodeID, 0 when not live
 	sum    int    // Σ cap
@@ -50,10 +50,10 @@ type bounded struct {
 	last   boundedPlaced
 }
 
-// epsScale is the fixed-point scale of ε.
-const epsScale = 1_000_000
+// EpsScale is the fixed-point scale of ε.
+const EpsScale = 1_000_000
 
-func newBounded(spec RuleSpec, e *env) (*bounded, error) {
+func newBounded(spec RuleSpec, e *Env) (*bounded, error) {
 	eps := spec.Epsilon
 	if eps == 0 {
 		eps = DefaultEpsilon
@@ -65,20 +65,20 @@ func newBounded(spec RuleSpec, e *env) (*bounded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &bounded{r: r, eps: epsScale + uint64(math.Round(eps*epsScale))}, nil
+	return &bounded{r: r, eps: EpsScale + uint64(math.Round(eps*EpsScale))}, nil
 }
 
-func (b *bounded) update(st *timeline.State) []string {
-	notes := b.r.update(st)
-	live := liveList(st)
+func (b *bounded) Update(st *timeline.State) []string {
+	notes := b.r.Update(st)
+	live := LiveList(st)
 	W := uint64(0)
 	for _, m := range live {
 		W += uint64(m.Weight)
 	}
-	K := uint64(b.r.env.keys.Len())
-	b.cap, b.sum = make([]int, len(b.r.env.nodes)), 0
+	K := uint64(b.r.Env.Keys.Len())
+	b.cap, b.sum = make([]int, len(b.r.Env.Nodes)), 0
 	for _, m := range live {
-		b.cap[m.ID] = int(ceilMulDiv(b.eps*K, uint64(m.Weight), epsScale*W))
+		b.cap[m.ID] = int(CeilMulDiv(b.eps*K, uint64(m.Weight), EpsScale*W))
 		b.sum += b.cap[m.ID]
 	}
 	if b.sum < int(K) {
@@ -87,8 +87,8 @@ func (b *bounded) update(st *timeline.State) []string {
 	return notes
 }
 
-// ceilMulDiv returns ⌈a·b/c⌉ without overflow for a·b < 2⁶⁴·c.
-func ceilMulDiv(a, b, c uint64) uint64 {
+// CeilMulDiv returns ⌈a·b/c⌉ without overflow for a·b < 2⁶⁴·c.
+func CeilMulDiv(a, b, c uint64) uint64 {
 	hi, lo := bits.Mul64(a, b)
 	q, r := bits.Div64(hi, lo, c)
 	if r != 0 {
@@ -97,24 +97,24 @@ func ceilMulDiv(a, b, c uint64) uint64 {
 	return q
 }
 
-func (b *bounded) assign(lists [][]timeline.NodeID) {
-	pref := b.r.prefs(len(lists))
+func (b *bounded) Assign(lists [][]timeline.NodeID) {
+	pref := b.r.Prefs(len(lists))
 	sorted := b.r.kc.SortedPos()
 	perm, _ := b.r.kc.Order()
 	w := b.newWalker()
-	P := len(b.r.pts)
+	P := len(b.r.Pts)
 	j := 0
 	first, tail := len(sorted), []int32(nil) // see boundedPlaced
 	for t, p := range sorted {
 		i := keys.CanonicalAt(perm, t)
-		for j < P && b.r.pts[j].Pos < p {
+		for j < P && b.r.Pts[j].Pos < p {
 			j++
 		}
 		c := w.place(j%P, t)
 		for r, l := range lists {
 			l[i] = pref[r][c]
 		}
-		if first == len(sorted) && w.fullAt[b.r.pts[c].Node] == t {
+		if first == len(sorted) && w.fullAt[b.r.Pts[c].Node] == t {
 			first = t
 		}
 		if first < len(sorted) {
@@ -122,7 +122,7 @@ func (b *bounded) assign(lists [][]timeline.NodeID) {
 		}
 	}
 	b.fullAt = w.fullAt
-	b.last = boundedPlaced{view: ringView{b.r.pts, pref}, first: first, tail: tail, loads: w.load}
+	b.last = boundedPlaced{view: ringView{b.r.Pts, pref}, first: first, tail: tail, loads: w.load}
 }
 
 // walker finds, from a point, the first point of a live node with room.
@@ -139,13 +139,13 @@ type walker struct {
 }
 
 func (b *bounded) newWalker() *walker {
-	P := len(b.r.pts)
+	P := len(b.r.Pts)
 	n := len(b.cap)
 	w := &walker{b: b, skip: make([]int32, P+1), byNode: make([][]int32, n), load: make([]int, n), fullAt: make([]int, n)}
 	for id := range w.fullAt {
-		w.fullAt[id] = b.r.env.keys.Len()
+		w.fullAt[id] = b.r.Env.Keys.Len()
 	}
-	for j, pt := range b.r.pts {
+	for j, pt := range b.r.Pts {
 		w.skip[j] = int32(j)
 		if b.cap[pt.Node] == 0 {
 			w.skip[j] = int32(j + 1)
@@ -168,7 +168,7 @@ func (w *walker) find(j int32) int32 {
 // place puts the key of rank t at the first open point from j and
 // returns that point.
 func (w *walker) place(j, t int) int {
-	P := int32(len(w.b.r.pts))
+	P := int32(len(w.b.r.Pts))
 	c := w.find(int32(j))
 	if c == P {
 		c = w.find(0)
@@ -176,7 +176,7 @@ func (w *walker) place(j, t int) int {
 	if c == P {
 		panic("bounded: no node has room") // impossible: Σ capacities > K
 	}
-	id := w.b.r.pts[c].Node
+	id := w.b.r.Pts[c].Node
 	w.load[id]++
 	if w.load[id] == w.b.cap[id] {
 		w.fullAt[id] = t
@@ -187,17 +187,17 @@ func (w *walker) place(j, t int) int {
 	return int(c)
 }
 
-// probe places the key as one more key inserted just before the keys at
+// Probe places the key as one more key inserted just before the keys at
 // or after its position: it walks from its point to the first live node
 // that still had room at that moment (a node is full from the key that
 // filled it on). A probe that is one of the keys gets that key's owner.
-func (b *bounded) probe(key string, R int) (uint64, []timeline.NodeID) {
+func (b *bounded) Probe(key string, R int) (uint64, []timeline.NodeID) {
 	pos := b.r.kc.Hash.Sum32([]byte(key))
 	t := lowerBound(b.r.kc.SortedPos(), pos)
-	P := len(b.r.pts)
-	j := b.r.first(pos)
+	P := len(b.r.Pts)
+	j := b.r.First(pos)
 	for s := 0; s < P; s++ {
-		id := b.r.pts[(j+s)%P].Node
+		id := b.r.Pts[(j+s)%P].Node
 		if b.cap[id] > 0 && b.fullAt[id] >= t {
 			return uint64(pos), b.r.walk((j+s)%P, R, nil)
 		}
@@ -205,7 +205,7 @@ func (b *bounded) probe(key string, R int) (uint64, []timeline.NodeID) {
 	return uint64(pos), nil
 }
 
-func (b *bounded) geometry() ([]Arc, []Point) { return b.r.geometry() }
+func (b *bounded) Geometry() ([]Arc, []Point) { return b.r.Geometry() }
 
 func (b *bounded) Order() []uint32 { return b.r.Order() }
 

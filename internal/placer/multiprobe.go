@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ const DefaultProbes = 21
 // MaxProbes bounds the probe count a rule may ask for.
 const MaxProbes = 64
 
-// multiprobe is multi-probe consistent hashing (Appleton & O'Reilly 2015,
+// Multiprobe is multi-probe consistent hashing (Appleton & O'Reilly 2015,
 // "Multi-probe consistent hashing", arXiv:1505.00062): every node has a
 // single point on the circle, at the rule's hash of "name#0"; a key is
 // hashed k times (Probes, default 21) and goes to the node whose point
@@ -36,9 +36,9 @@ const MaxProbes = 64
 // Steps are incremental (multiprobe_delta.go): only the keys of nodes that
 // lost a point or a list, and the keys an arriving point may capture, are
 // probed again.
-type multiprobe struct {
-	r      *ring
-	k      int
+type Multiprobe struct {
+	R      *Ring
+	K      int
 	points []uint32 // point positions, ascending
 	next   []uint32 // for each point, the position of the first live point at or after it
 	index  []uint32 // index[b]: first point at or after b·2^shift
@@ -46,7 +46,7 @@ type multiprobe struct {
 	last   multiprobePlaced // what the last assign or delta placed, for delta
 }
 
-func newMultiprobe(spec RuleSpec, e *env) (*multiprobe, error) {
+func NewMultiprobe(spec RuleSpec, e *Env) (*Multiprobe, error) {
 	k := spec.Probes
 	if k == 0 {
 		k = DefaultProbes
@@ -58,22 +58,22 @@ func newMultiprobe(spec RuleSpec, e *env) (*multiprobe, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &multiprobe{r: r, k: k}, nil
+	return &Multiprobe{R: r, K: k}, nil
 }
 
-func (p *multiprobe) update(st *timeline.State) []string {
-	notes := p.r.build(st, p.r.vnodes)
-	P := len(p.r.pts)
+func (p *Multiprobe) Update(st *timeline.State) []string {
+	notes := p.R.build(st, p.R.Vnodes)
+	P := len(p.R.Pts)
 	p.points = make([]uint32, P)
 	p.next = make([]uint32, P)
-	for j, pt := range p.r.pts {
+	for j, pt := range p.R.Pts {
 		p.points[j] = pt.Pos
 	}
 	// Two passes backwards find every point's next live point, wrapping.
 	var nextLive uint32
 	for pass := 0; pass < 2; pass++ {
 		for j := P - 1; j >= 0; j-- {
-			if p.r.live[p.r.pts[j].Node] {
+			if p.R.Live[p.R.Pts[j].Node] {
 				nextLive = p.points[j]
 			}
 			p.next[j] = nextLive
@@ -89,7 +89,7 @@ func (p *multiprobe) update(st *timeline.State) []string {
 // buildIndex buckets the circle into at least 4 buckets per point, each
 // remembering its first point, so that a probe finds its successor in
 // about one step.
-func (p *multiprobe) buildIndex() {
+func (p *Multiprobe) buildIndex() {
 	bits := uint(8)
 	for 1<<bits < 4*len(p.points) && bits < 22 {
 		bits++
@@ -106,7 +106,7 @@ func (p *multiprobe) buildIndex() {
 }
 
 // successor returns the first point at or after x, wrapping.
-func (p *multiprobe) successor(x uint32) int {
+func (p *Multiprobe) successor(x uint32) int {
 	j := int(p.index[x>>p.shift])
 	for j < len(p.points) && p.points[j] < x {
 		j++
@@ -119,18 +119,18 @@ func (p *multiprobe) successor(x uint32) int {
 
 // best returns the point index that the key at h goes to: the point a
 // probe lands on (or before) whose next live point is closest.
-func (p *multiprobe) best(h uint32) int {
+func (p *Multiprobe) best(h uint32) int {
 	j, _ := p.bestDist(h)
 	return j
 }
 
 // bestDist is best with the winning probe's distance to its next live
 // point.
-func (p *multiprobe) bestDist(h uint32) (int, uint32) {
+func (p *Multiprobe) bestDist(h uint32) (int, uint32) {
 	d := keys.Fmix32(h+0x9e3779b9) | 1
 	bestJ, bestD := 0, uint64(math.MaxUint64)
 	x := h
-	for range p.k {
+	for range p.K {
 		j := p.successor(x)
 		if dist := uint64(p.next[j] - x); dist < bestD {
 			bestJ, bestD = j, dist
@@ -140,9 +140,9 @@ func (p *multiprobe) bestDist(h uint32) (int, uint32) {
 	return bestJ, uint32(bestD)
 }
 
-func (p *multiprobe) assign(lists [][]timeline.NodeID) {
-	pref := p.r.prefs(len(lists))
-	pos := p.r.kc.Pos32()
+func (p *Multiprobe) Assign(lists [][]timeline.NodeID) {
+	pref := p.R.Prefs(len(lists))
+	pos := p.R.kc.Pos32()
 	owner, dist := p.last.perKey(len(pos))
 	for i, h := range pos {
 		j, dd := p.bestDist(h)
@@ -151,19 +151,19 @@ func (p *multiprobe) assign(lists [][]timeline.NodeID) {
 			l[i] = pref[r][j]
 		}
 	}
-	p.last.set(p.r, pref)
+	p.last.set(p.R, pref)
 }
 
-func (p *multiprobe) probe(key string, R int) (uint64, []timeline.NodeID) {
-	h := p.r.kc.Hash.Sum32([]byte(key))
-	return uint64(h), p.r.walk(p.best(h), R, nil)
+func (p *Multiprobe) Probe(key string, R int) (uint64, []timeline.NodeID) {
+	h := p.R.kc.Hash.Sum32([]byte(key))
+	return uint64(h), p.R.walk(p.best(h), R, nil)
 }
 
-// geometry samples the owner of a key whose hash is the wheel position,
+// Geometry samples the owner of a key whose hash is the wheel position,
 // with the nodes' points.
-func (p *multiprobe) geometry() ([]Arc, []Point) {
-	arcs := sampledArcs(WheelSamples, func(h uint32) timeline.NodeID { return p.r.walk(p.best(h), 1, nil)[0] })
-	return arcs, slices.Clone(p.r.pts)
+func (p *Multiprobe) Geometry() ([]Arc, []Point) {
+	arcs := sampledArcs(WheelSamples, func(h uint32) timeline.NodeID { return p.R.walk(p.best(h), 1, nil)[0] })
+	return arcs, slices.Clone(p.R.Pts)
 }
 
-func (p *multiprobe) Order() []uint32 { return p.r.Order() }
+func (p *Multiprobe) Order() []uint32 { return p.R.Order() }

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"math/rand/v2"
@@ -62,11 +62,11 @@ func TestMaglevCacheReturnsSameTable(t *testing.T) {
 	first := slices.Clone(g.table)
 	st2 := *st
 	st2.Members = append(slices.Clone(st.Members[:2]), st.Members[3:]...)
-	g.update(&st2)
+	g.Update(&st2)
 	if slices.Equal(g.table, first) {
 		t.Fatal("removing a node did not change the table")
 	}
-	g.update(st)
+	g.Update(st)
 	if !slices.Equal(g.table, first) {
 		t.Fatal("the cached table for the first live set differs")
 	}

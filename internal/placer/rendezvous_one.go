@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/keys"
@@ -28,7 +28,7 @@ const maxUndoShare = 8
 
 // rankAllOne ranks every key afresh with one unweighted owner.
 func (z *rendezvous) rankAllOne() {
-	keys, K := z.kc.Keys64(), z.env.keys.Len()
+	keys, K := z.kc.Keys64(), z.env.Keys.Len()
 	z.ids, z.hi, z.sc = make([]timeline.NodeID, K), make([]uint32, K), nil
 	z.undo = rendezvousUndo{}
 	var ks [rankBlock]uint64
@@ -78,7 +78,7 @@ func (z *rendezvous) top2(k0, k1 uint64) (uint64, uint64) {
 // changesOne is rankChanges for one unweighted owner per key, from live
 // weights old to cur: the keys of departed nodes are ranked afresh, and
 // the other keys score each joining node once against their owner.
-func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Member, d *delta) {
+func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Member, d *Delta) {
 	u := &z.undo
 	if u.after != nil && slices.Equal(old, u.after) && slices.Equal(cur, u.before) {
 		z.restoreOne(d)
@@ -101,7 +101,7 @@ func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Me
 // with their owners as the undo record; it reports whether the record is
 // complete (within maxUndoShare). It first gathers each block's departing
 // keys without a branch, so that their scattered hashes load together.
-func (z *rendezvous) departOne(gone []bool, d *delta) bool {
+func (z *rendezvous) departOne(gone []bool, d *Delta) bool {
 	keys, u := z.kc.Keys64(), &z.undo
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	limit := len(ids) / maxUndoShare
@@ -136,20 +136,20 @@ func gatherGone(at *[rankBlock]uint32, ids []timeline.NodeID, base int, gone []b
 	if slices.Index(gone[g+1:], true) < 0 {
 		for i, id := range ids {
 			at[n&(rankBlock-1)] = uint32(base + i)
-			n += b2i(int(id) == g)
+			n += B2i(int(id) == g)
 		}
 		return n
 	}
 	for i, id := range ids {
 		at[n&(rankBlock-1)] = uint32(base + i)
-		n += b2i(gone[id])
+		n += B2i(gone[id])
 	}
 	return n
 }
 
 // joinOne offers one joining node m to every key.
-func (z *rendezvous) joinOne(m timeline.Member, d *delta) {
-	hs, seed := z.kc.Keys64(), z.seed[m.ID]
+func (z *rendezvous) joinOne(m timeline.Member, d *Delta) {
+	hs, seed := z.kc.Keys64(), z.Seed[m.ID]
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i := range ids {
 		k := hs.At(i)
@@ -166,7 +166,7 @@ func (z *rendezvous) joinOne(m timeline.Member, d *delta) {
 
 // mixedOne is changesOne for any other change: departures and several
 // joining nodes in one step.
-func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *delta) {
+func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *Delta) {
 	hs := z.kc.Keys64()
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i, id := range ids {
@@ -177,7 +177,7 @@ func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *delta) {
 			ids[i], hi[i] = nid, uint32(s>>20)
 		} else {
 			for _, m := range added {
-				x := keys.Mix64(k ^ z.seed[m.ID])
+				x := keys.Mix64(k ^ z.Seed[m.ID])
 				if h := uint32(x >> 32); h > hi[i] || h == hi[i] && z.outranks(k, x, m.ID, ids[i]) {
 					ids[i], hi[i], changed = m.ID, h, true
 				}
@@ -193,17 +193,17 @@ func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *delta) {
 // ranks above owner for that key: a higher score x>>12, or an equal one
 // and the name that sorts first.
 func (z *rendezvous) outranks(k, x uint64, id, owner timeline.NodeID) bool {
-	s, so := x>>12, keys.Mix64(k^z.seed[owner])>>12
+	s, so := x>>12, keys.Mix64(k^z.Seed[owner])>>12
 	return s > so || s == so && z.nameRank[id] < z.nameRank[owner]
 }
 
 // restoreOne hands the keys of the undo record back to their owners
 // before the departure, and clears the record.
-func (z *rendezvous) restoreOne(d *delta) {
+func (z *rendezvous) restoreOne(d *Delta) {
 	hs, u := z.kc.Keys64(), &z.undo
 	for e, i := range u.keys {
 		id := u.owners[e]
-		z.ids[i], z.hi[i] = id, uint32(keys.Mix64(hs.At(int(i))^z.seed[id])>>32)
+		z.ids[i], z.hi[i] = id, uint32(keys.Mix64(hs.At(int(i))^z.Seed[id])>>32)
 		if d != nil {
 			d.add(int(i), z.ids[i:i+1])
 		}

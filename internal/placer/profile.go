@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"fmt"
@@ -73,11 +73,11 @@ func Opt(p Param) Param {
 // kind (OpPartitions, OpShards) against a spec: nil, or the first step the
 // product would refuse, by its number, with the product's reason.
 func (k *Kind) CheckResizes(spec RuleSpec, steps []timeline.Step) (step int, err error) {
-	p := k.profile
+	p := k.Profile
 	if p == nil || p.Resized == nil {
 		return 0, nil
 	}
-	spec = withDefaults(p.Params, spec)
+	spec = WithDefaults(p.Params, spec)
 	for i, st := range steps {
 		if st.Op != p.Resize {
 			continue
@@ -92,25 +92,25 @@ func (k *Kind) CheckResizes(spec RuleSpec, steps []timeline.Step) (step int, err
 // Resizes reports the step a kind's resize follows (OpPartitions,
 // OpShards), or OpStart when it has none.
 func (k *Kind) Resizes() timeline.Op {
-	if k.profile == nil || k.profile.Resized == nil {
+	if k.Profile == nil || k.Profile.Resized == nil {
 		return timeline.OpStart
 	}
-	return k.profile.Resize
+	return k.Profile.Resize
 }
 
 // Kind returns the registry entry of the profile.
 func (p Profile) Kind() Kind {
-	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, profile: &p, effective: p.Effective,
-		cost: cost{keyBytes: func(RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }},
-		position: func(spec RuleSpec) func([]byte) uint32 {
+	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, Profile: &p, effective: p.Effective,
+		Footprint: cost{KeyBytes: func(RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }},
+		Position: func(spec RuleSpec) func([]byte) uint32 {
 			r, err := p.New(spec)
 			if err != nil {
 				return func([]byte) uint32 { return 0 }
 			}
 			return func(b []byte) uint32 { return scaleTo32(r.Hash(b), p.Bits) }
 		},
-		build: func(spec RuleSpec, e *env) (placer, error) {
-			spec = withDefaults(p.Params, spec)
+		build: func(spec RuleSpec, e *Env) (Placer, error) {
+			spec = WithDefaults(p.Params, spec)
 			r, err := p.New(spec)
 			if err != nil {
 				return nil, fmt.Errorf("rule %s: %w", p.Name, err)
@@ -135,7 +135,7 @@ func scaleTo32(h uint64, bits int) uint32 {
 type profilePlacer struct {
 	p       Profile
 	rule    profile.Rule
-	env     *env
+	env     *Env
 	hash    []uint64 // Rule.Hash of every key, by canonical index
 	pos     []uint32 // hash scaled to the circle
 	rank    []uint32 // canonical index → rank by pos, nil when canonical
@@ -158,11 +158,11 @@ type profilePlacer struct {
 	moved int
 }
 
-func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
-	pp := &profilePlacer{p: p, rule: r, env: e, hash: make([]uint64, e.keys.Len()), pos: make([]uint32, e.keys.Len())}
+func newProfilePlacer(p Profile, r profile.Rule, e *Env) *profilePlacer {
+	pp := &profilePlacer{p: p, rule: r, env: e, hash: make([]uint64, e.Keys.Len()), pos: make([]uint32, e.Keys.Len())}
 	var buf []byte
 	for i := range pp.hash {
-		buf = e.keys.AppendName(buf[:0], i)
+		buf = e.Keys.AppendName(buf[:0], i)
 		pp.hash[i] = r.Hash(buf)
 		pp.pos[i] = scaleTo32(pp.hash[i], p.Bits)
 	}
@@ -170,9 +170,9 @@ func newProfilePlacer(p Profile, r profile.Rule, e *env) *profilePlacer {
 	return pp
 }
 
-// update gives the product the members in join order, failed ones marked
+// Update gives the product the members in join order, failed ones marked
 // Down, and builds its placement from the previous one.
-func (pp *profilePlacer) update(st *timeline.State) []string {
+func (pp *profilePlacer) Update(st *timeline.State) []string {
 	var notes []string
 	if n := pp.resize(st); n != "" {
 		notes = append(notes, n)
@@ -180,8 +180,8 @@ func (pp *profilePlacer) update(st *timeline.State) []string {
 	pp.servers = pp.servers[:0]
 	pp.ids = pp.ids[:0]
 	for _, m := range st.Members {
-		l := pp.env.labels[m.ID]
-		pp.servers = append(pp.servers, profile.Server{Name: pp.env.nodes[m.ID], Weight: max(m.Weight, 1), Down: m.Failed,
+		l := pp.env.Labels[m.ID]
+		pp.servers = append(pp.servers, profile.Server{Name: pp.env.Nodes[m.ID], Weight: max(m.Weight, 1), Down: m.Failed,
 			ID: l.ID, Zone: l.Zone, Rack: l.Rack})
 		pp.ids = append(pp.ids, m.ID)
 	}
@@ -241,7 +241,7 @@ func (pp *profilePlacer) countUnits() {
 	}
 }
 
-func (pp *profilePlacer) repartitioned() int { return pp.moved }
+func (pp *profilePlacer) Repartitioned() int { return pp.moved }
 
 // hold brings every key's held primary to the current placement — its
 // first live owner among its r, or where it was when the product finds no
@@ -285,10 +285,10 @@ func (pp *profilePlacer) hold(r int) int {
 	return n
 }
 
-// checkStart builds the starting cluster once, to refuse what the product
+// CheckStart builds the starting cluster once, to refuse what the product
 // refuses.
-func (pp *profilePlacer) checkStart(st *timeline.State) error {
-	pp.update(st)
+func (pp *profilePlacer) CheckStart(st *timeline.State) error {
+	pp.Update(st)
 	if pp.pl == nil {
 		_, err := pp.rule.Build(pp.servers, nil)
 		return err
@@ -301,17 +301,17 @@ func (pp *profilePlacer) checkStart(st *timeline.State) error {
 	return nil
 }
 
-// assign writes the product's owners. A key the product finds no live
+// Assign writes the product's owners. A key the product finds no live
 // server for (a Kafka partition whose replicas are all down, a Cassandra
 // range whose replicas are) stays on the node that held it at the last
 // step: its data has not moved, it is only unavailable, as update notes.
-func (pp *profilePlacer) assign(lists [][]timeline.NodeID) {
+func (pp *profilePlacer) Assign(lists [][]timeline.NodeID) {
 	for r, l := range lists {
 		copy(l, pp.lists[r])
 	}
 }
 
-func (pp *profilePlacer) probe(key string, r int) (uint64, []timeline.NodeID) {
+func (pp *profilePlacer) Probe(key string, r int) (uint64, []timeline.NodeID) {
 	h := pp.rule.Hash([]byte(key))
 	var out []timeline.NodeID
 	for _, o := range pp.pl.Owners(h, r, nil) {
@@ -320,9 +320,9 @@ func (pp *profilePlacer) probe(key string, r int) (uint64, []timeline.NodeID) {
 	return h, out
 }
 
-// geometry samples the owners around the circle, and gives a continuum's
+// Geometry samples the owners around the circle, and gives a continuum's
 // points scaled to it.
-func (pp *profilePlacer) geometry() ([]Arc, []Point) {
+func (pp *profilePlacer) Geometry() ([]Arc, []Point) {
 	var buf []int
 	arcs := sampledArcs(WheelSamples, func(p uint32) timeline.NodeID {
 		buf = pp.pl.Owners(unscale(p, pp.p.Bits), 1, buf[:0])
@@ -353,11 +353,11 @@ func unscale(p uint32, bits int) uint64 {
 
 func (pp *profilePlacer) Order() []uint32 { return pp.rank }
 
-func (pp *profilePlacer) positionText(key string) string {
+func (pp *profilePlacer) PositionText(key string) string {
 	if pp.p.PositionText == nil || pp.pl == nil {
 		return ""
 	}
 	return pp.p.PositionText(pp.rule, pp.pl, pp.rule.Hash([]byte(key)))
 }
 
-func (pp *profilePlacer) stranded() int { return pp.nStranded }
+func (pp *profilePlacer) Stranded() int { return pp.nStranded }

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"github.com/ringreport/ringreport/internal/keys"
@@ -29,9 +29,9 @@ import (
 // weighted form, or a switch between equal and unequal weights ranks all
 // keys afresh, O(K·n).
 type rendezvous struct {
-	env      *env
+	env      *Env
 	kc       *keys.KeyCache
-	seed     []uint64          // nameHash64 by NodeID
+	Seed     []uint64          // nameHash64 by NodeID
 	nameRank []uint32          // NodeID → rank of its name
 	byRank   []timeline.NodeID // rank of a name → NodeID
 	liveSeed []uint64          // seed of each live member, in live order
@@ -48,20 +48,20 @@ type rendezvous struct {
 	undo     rendezvousUndo
 }
 
-func newRendezvous(spec RuleSpec, e *env) (*rendezvous, error) {
+func NewRendezvous(spec RuleSpec, e *Env) (*rendezvous, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
-	z := &rendezvous{env: e, kc: keys.NewKeyCache(e.keys, h)}
-	z.seed = make([]uint64, len(e.nodes))
-	z.nameRank = make([]uint32, len(e.nodes))
-	byName := make([]timeline.NodeID, len(e.nodes))
-	for id, name := range e.nodes {
-		z.seed[id] = keys.NameHash64(name)
+	z := &rendezvous{env: e, kc: keys.NewKeyCache(e.Keys, h)}
+	z.Seed = make([]uint64, len(e.Nodes))
+	z.nameRank = make([]uint32, len(e.Nodes))
+	byName := make([]timeline.NodeID, len(e.Nodes))
+	for id, name := range e.Nodes {
+		z.Seed[id] = keys.NameHash64(name)
 		byName[id] = timeline.NodeID(id)
 	}
-	slices.SortFunc(byName, func(a, b timeline.NodeID) int { return strings.Compare(e.nodes[a], e.nodes[b]) })
+	slices.SortFunc(byName, func(a, b timeline.NodeID) int { return strings.Compare(e.Nodes[a], e.Nodes[b]) })
 	for r, id := range byName {
 		z.nameRank[id] = uint32(r)
 	}
@@ -69,12 +69,12 @@ func newRendezvous(spec RuleSpec, e *env) (*rendezvous, error) {
 	return z, nil
 }
 
-func (z *rendezvous) update(st *timeline.State) []string {
-	z.live = liveList(st)
+func (z *rendezvous) Update(st *timeline.State) []string {
+	z.live = LiveList(st)
 	z.liveSeed, z.liveTag = z.liveSeed[:0], z.liveTag[:0]
-	if len(z.env.nodes) <= maxTagged {
+	if len(z.env.Nodes) <= maxTagged {
 		for _, m := range z.live {
-			z.liveSeed = append(z.liveSeed, z.seed[m.ID])
+			z.liveSeed = append(z.liveSeed, z.Seed[m.ID])
 			z.liveTag = append(z.liveTag, uint64(maxTagged-1-z.nameRank[m.ID]))
 		}
 	}
@@ -87,7 +87,7 @@ const maxTagged = 1 << 12
 
 // score is the rank of node id for a key with hash k; higher wins.
 func (z *rendezvous) score(k uint64, id timeline.NodeID, w int, weighted bool) float64 {
-	x := keys.Mix64(k^z.seed[id]) >> 12
+	x := keys.Mix64(k^z.Seed[id]) >> 12
 	if !weighted {
 		return float64(x)
 	}
@@ -119,7 +119,7 @@ func (z *rendezvous) offer(k uint64, ids []timeline.NodeID, sc []float64, m time
 	if z.weighted {
 		s = z.score(k, m.ID, m.Weight, true)
 	} else {
-		s = float64(keys.Mix64(k^z.seed[m.ID]) >> 12)
+		s = float64(keys.Mix64(k^z.Seed[m.ID]) >> 12)
 	}
 	last := len(ids) - 1
 	if ids[last] != timeline.NoNode && s < sc[last] {
@@ -157,7 +157,7 @@ func (z *rendezvous) best(k uint64) (timeline.NodeID, uint64) {
 	}
 	id, s := timeline.NoNode, uint64(0)
 	for _, m := range z.live {
-		x := keys.Mix64(k^z.seed[m.ID]) >> 12
+		x := keys.Mix64(k^z.Seed[m.ID]) >> 12
 		if id == timeline.NoNode || x > s || x == s && z.nameRank[m.ID] < z.nameRank[id] {
 			id, s = m.ID, x
 		}
@@ -165,7 +165,7 @@ func (z *rendezvous) best(k uint64) (timeline.NodeID, uint64) {
 	return id, s
 }
 
-func (z *rendezvous) assign(lists [][]timeline.NodeID) {
+func (z *rendezvous) Assign(lists [][]timeline.NodeID) {
 	R := len(lists)
 	weight, isW := z.weights()
 	if z.ids == nil || R != z.R || isW != z.weighted || isW && reweighted(z.weight, weight) {
@@ -179,18 +179,18 @@ func (z *rendezvous) assign(lists [][]timeline.NodeID) {
 		copy(lists[0], z.ids)
 		return
 	}
-	for i := range z.env.keys.Len() {
+	for i := range z.env.Keys.Len() {
 		for r, l := range lists {
 			l[i] = z.ids[i*R+r]
 		}
 	}
 }
 
-// delta is assign's incremental case, reporting the keys whose lists
+// Delta is assign's incremental case, reporting the keys whose lists
 // rankChanges touched; it declines whenever assign would rank afresh.
-func (z *rendezvous) delta(d *delta) bool {
+func (z *rendezvous) Delta(d *Delta) bool {
 	weight, isW := z.weights()
-	if z.ids == nil || len(d.lists) != z.R || isW != z.weighted || isW && reweighted(z.weight, weight) {
+	if z.ids == nil || len(d.Lists) != z.R || isW != z.weighted || isW && reweighted(z.weight, weight) {
 		return false
 	}
 	z.rankChanges(z.weight, weight, d)
@@ -201,7 +201,7 @@ func (z *rendezvous) delta(d *delta) bool {
 // weights returns the live weights by NodeID (0 when not live) and
 // whether they differ.
 func (z *rendezvous) weights() ([]int, bool) {
-	weight := make([]int, len(z.env.nodes))
+	weight := make([]int, len(z.env.Nodes))
 	for _, m := range z.live {
 		weight[m.ID] = m.Weight
 	}
@@ -236,7 +236,7 @@ func (z *rendezvous) rankAll() {
 	}
 	z.hi = nil
 	R, keys := z.R, z.kc.Keys64()
-	K := z.env.keys.Len()
+	K := z.env.Keys.Len()
 	z.ids = make([]timeline.NodeID, K*R)
 	z.sc = make([]float64, K*R)
 	for i := range K {
@@ -247,7 +247,7 @@ func (z *rendezvous) rankAll() {
 // rankChanges updates the lists for nodes that left (re-ranking the keys
 // that listed one) and nodes that joined (one score per key), adding
 // every key whose list changed to d when d is not nil.
-func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
+func (z *rendezvous) rankChanges(old, cur []int, d *Delta) {
 	gone := make([]bool, len(cur))
 	var added []timeline.Member
 	anyGone := false
@@ -266,7 +266,7 @@ func (z *rendezvous) rankChanges(old, cur []int, d *delta) {
 		return
 	}
 	R, keys := z.R, z.kc.Keys64()
-	for i := range z.env.keys.Len() {
+	for i := range z.env.Keys.Len() {
 		ids, sc := z.ids[i*R:(i+1)*R], z.sc[i*R:(i+1)*R]
 		k := keys.At(i)
 		changed := false
@@ -294,15 +294,15 @@ func listsAny(ids []timeline.NodeID, set []bool) bool {
 	return false
 }
 
-func (z *rendezvous) probe(key string, R int) (uint64, []timeline.NodeID) {
+func (z *rendezvous) Probe(key string, R int) (uint64, []timeline.NodeID) {
 	k := z.kc.Hash.Sum64([]byte(key))
 	ids, sc := make([]timeline.NodeID, R), make([]float64, R)
 	z.rank(k, ids, sc, weighted(z.live))
 	return k, slices.DeleteFunc(ids, func(id timeline.NodeID) bool { return id == timeline.NoNode })
 }
 
-// geometry samples the owner of a key whose hash is the wheel position.
-func (z *rendezvous) geometry() ([]Arc, []Point) {
+// Geometry samples the owner of a key whose hash is the wheel position.
+func (z *rendezvous) Geometry() ([]Arc, []Point) {
 	var ids [1]timeline.NodeID
 	var sc [1]float64
 	isW := weighted(z.live)

@@ -1,4 +1,4 @@
-package sim
+package placer
 
 import (
 	"fmt"
@@ -37,9 +37,9 @@ import (
 // key keeps its bucket; only the others are rehashed, and a key is
 // reported only when its bucket or its bucket's preference list changed.
 type jump struct {
-	env     *env
+	env     *Env
 	kc      *keys.KeyCache
-	buckets []timeline.NodeID   // bucket → node
+	Buckets []timeline.NodeID   // bucket → node
 	pref    [][]timeline.NodeID // pref[r][b], built by prefs
 
 	// As of the last assign or delta:
@@ -49,17 +49,17 @@ type jump struct {
 	lastPref [][]timeline.NodeID // the pref table
 }
 
-func newJump(spec RuleSpec, e *env) (*jump, error) {
+func NewJump(spec RuleSpec, e *Env) (*jump, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
-	return &jump{env: e, kc: keys.NewKeyCache(e.keys, h)}, nil
+	return &jump{env: e, kc: keys.NewKeyCache(e.Keys, h)}, nil
 }
 
-// jumpHash is the paper's JumpConsistentHash (Figure 1), n ≥ 1. The float
+// JumpHash is the paper's JumpConsistentHash (Figure 1), n ≥ 1. The float
 // expression has no multiply-add to fuse, so it is exact everywhere.
-func jumpHash(key uint64, n int) int {
+func JumpHash(key uint64, n int) int {
 	b, _ := jumpNext(key, n)
 	return b
 }
@@ -77,17 +77,17 @@ func jumpNext(key uint64, n int) (int, uint32) {
 	return int(b), uint32(min(j, math.MaxUint32))
 }
 
-func (j *jump) update(st *timeline.State) []string {
-	old := j.buckets
-	live := liveList(st)
-	j.buckets, j.pref = nil, nil
+func (j *jump) Update(st *timeline.State) []string {
+	old := j.Buckets
+	live := LiveList(st)
+	j.Buckets, j.pref = nil, nil
 	for _, m := range live {
 		for range m.Weight {
-			j.buckets = append(j.buckets, m.ID)
+			j.Buckets = append(j.Buckets, m.ID)
 		}
 	}
 	var notes []string
-	if old != nil && !isPrefix(old, j.buckets) && !isPrefix(j.buckets, old) {
+	if old != nil && !isPrefix(old, j.Buckets) && !isPrefix(j.Buckets, old) {
 		notes = append(notes, j.renumberNote(st, old))
 	}
 	if weighted(live) && (st.Op == timeline.OpStart || st.Op == timeline.OpAdd || st.Op == timeline.OpWeight) {
@@ -102,7 +102,7 @@ func isPrefix(a, b []timeline.NodeID) bool { return len(a) <= len(b) && slices.E
 // renumberNote explains a change jump cannot make natively.
 func (j *jump) renumberNote(st *timeline.State, old []timeline.NodeID) string {
 	d := 0
-	for d < len(old) && d < len(j.buckets) && old[d] == j.buckets[d] {
+	for d < len(old) && d < len(j.Buckets) && old[d] == j.Buckets[d] {
 		d++
 	}
 	verb := map[timeline.Op]string{timeline.OpRemove: "remove", timeline.OpFail: "drop failed", timeline.OpRecover: "re-insert recovered",
@@ -112,7 +112,7 @@ func (j *jump) renumberNote(st *timeline.State, old []timeline.NodeID) string {
 	}
 	return fmt.Sprintf("jump can only add or drop the last bucket, so it cannot natively %s %s (bucket %d of %d): "+
 		"modelled as the usual renumbering, buckets re-numbered over the live members in join order, "+
-		"which also moves keys between nodes that stayed", verb, quoteNames(j.env.nodes, st.Named), d, len(old))
+		"which also moves keys between nodes that stayed", verb, quoteNames(j.env.Nodes, st.Named), d, len(old))
 }
 
 // quoteNames lists node names, quoted, comma-separated.
@@ -124,13 +124,13 @@ func quoteNames(names []string, ids []timeline.NodeID) string {
 	return strings.Join(q, ", ")
 }
 
-// prefs returns, for every bucket, the R distinct nodes of the buckets
+// Prefs returns, for every bucket, the R distinct nodes of the buckets
 // from it onward, wrapping.
-func (j *jump) prefs(R int) [][]timeline.NodeID {
+func (j *jump) Prefs(R int) [][]timeline.NodeID {
 	if len(j.pref) == R {
 		return j.pref
 	}
-	nb := len(j.buckets)
+	nb := len(j.Buckets)
 	j.pref = make([][]timeline.NodeID, R)
 	for r := range j.pref {
 		j.pref[r] = make([]timeline.NodeID, nb)
@@ -139,7 +139,7 @@ func (j *jump) prefs(R int) [][]timeline.NodeID {
 	for b := range nb {
 		list = list[:0]
 		for s := 0; s < nb && len(list) < R; s++ {
-			if id := j.buckets[(b+s)%nb]; !slices.Contains(list, id) {
+			if id := j.Buckets[(b+s)%nb]; !slices.Contains(list, id) {
 				list = append(list, id)
 			}
 		}
@@ -153,11 +153,11 @@ func (j *jump) prefs(R int) [][]timeline.NodeID {
 	return j.pref
 }
 
-func (j *jump) assign(lists [][]timeline.NodeID) {
-	pref := j.prefs(len(lists))
-	nb := uint32(len(j.buckets))
+func (j *jump) Assign(lists [][]timeline.NodeID) {
+	pref := j.Prefs(len(lists))
+	nb := uint32(len(j.Buckets))
 	keys := j.kc.Keys64()
-	K := j.env.keys.Len()
+	K := j.env.Keys.Len()
 	if j.bucket == nil {
 		j.bucket, j.next = make([]uint32, K), make([]uint32, K)
 		for i := range K {
@@ -205,7 +205,7 @@ func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []timeline.NodeI
 // noBucket marks a key not yet placed: no bucket count keeps it.
 const noBucket = math.MaxUint32
 
-// delta rehashes only the keys whose bucket can have changed (bucket no
+// Delta rehashes only the keys whose bucket can have changed (bucket no
 // longer below the count, or next jump now below it) and reports those
 // whose bucket or bucket's list changed: O(K) reads, no hashing for the
 // keys that stay. When a renumbering changes the lists of buckets holding
@@ -213,19 +213,19 @@ const noBucket = math.MaxUint32
 // only the keys whose bucket can have changed, writes every key's list
 // once, and the tracker measures the step from the whole assignment
 // without a per-key delta.
-func (j *jump) delta(d *delta) bool {
-	if j.bucket == nil || len(j.lastPref) != len(d.lists) {
+func (j *jump) Delta(d *Delta) bool {
+	if j.bucket == nil || len(j.lastPref) != len(d.Lists) {
 		return false
 	}
-	pref := j.prefs(len(d.lists))
+	pref := j.Prefs(len(d.Lists))
 	same := sameBuckets(j.lastPref, pref)
-	nb := uint32(len(j.buckets))
+	nb := uint32(len(j.Buckets))
 	if d0 := slices.Index(same, false); d0 >= 0 && 3*(len(j.lastPref[0])-d0) > len(j.lastPref[0]) {
 		return false
 	}
 	changed := make([]uint8, len(j.lastPref[0]))
 	for b := range changed {
-		changed[b] = uint8(b2i(b >= len(same) || !same[b]))
+		changed[b] = uint8(B2i(b >= len(same) || !same[b]))
 	}
 	// With no bucket below both counts changing its list, a rising count
 	// moves only keys whose next jump it passes, and a falling one only
@@ -269,7 +269,7 @@ func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32
 	next = next[:len(bucket)]
 	for i, b := range bucket {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += b2i(b >= nb) | b2i(next[i] < nb) | int(changed[b])
+		n += B2i(b >= nb) | B2i(next[i] < nb) | int(changed[b])
 	}
 	return at[:n]
 }
@@ -280,7 +280,7 @@ func gatherBelow(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
 	n := 0
 	for i, y := range v {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += b2i(y < x)
+		n += B2i(y < x)
 	}
 	return at[:n]
 }
@@ -291,7 +291,7 @@ func gatherAtLeast(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32
 	n := 0
 	for i, y := range v {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += b2i(y >= x)
+		n += B2i(y >= x)
 	}
 	return at[:n]
 }
@@ -307,15 +307,15 @@ func sameBuckets(a, b [][]timeline.NodeID) []bool {
 	return same
 }
 
-func (j *jump) probe(key string, R int) (uint64, []timeline.NodeID) {
-	b := jumpHash(j.kc.Hash.Sum64([]byte(key)), len(j.buckets))
-	return uint64(b), column(j.prefs(R), int(b))
+func (j *jump) Probe(key string, R int) (uint64, []timeline.NodeID) {
+	b := JumpHash(j.kc.Hash.Sum64([]byte(key)), len(j.Buckets))
+	return uint64(b), column(j.Prefs(R), int(b))
 }
 
-// geometry samples the bucket of a key whose hash is the wheel position.
-func (j *jump) geometry() ([]Arc, []Point) {
-	nb := len(j.buckets)
-	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return j.buckets[jumpHash(uint64(p), nb)] }), nil
+// Geometry samples the bucket of a key whose hash is the wheel position.
+func (j *jump) Geometry() ([]Arc, []Point) {
+	nb := len(j.Buckets)
+	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return j.Buckets[JumpHash(uint64(p), nb)] }), nil
 }
 
 func (j *jump) Order() []uint32 {
