@@ -4,13 +4,14 @@
 //
 // The pipeline has three stages, all pure and deterministic:
 //
-//  1. NewTimeline resolves a Scenario's steps into the membership after
-//     every step (random choices come from a PCG generator seeded by the
-//     scenario), independent of any rule.
-//  2. NewKeySet generates or takes the keys and sorts them by their
-//     default position (Hash32); this canonical order is shared by every
-//     rule, so per-key results line up across rules.
-//  3. Replay runs each rule (a placer) through the timeline: at every
+//  1. timeline.NewTimeline resolves a Scenario's steps into the
+//     membership after every step (random choices come from a PCG
+//     generator seeded by the scenario), independent of any rule.
+//  2. keys.NewKeySet generates or takes the keys and sorts them by their
+//     default position (keys.Hash32); this canonical order is shared by
+//     every rule, so per-key results line up across rules.
+//  3. Replay runs each rule (a placer.Placer, built from the registry in
+//     internal/placer) through the timeline: at every
 //     step the rule assigns every key a preference list, and a tracker
 //     compares it with the previous step's to count moved, needed and
 //     ideal moves, replica changes, a fingerprint and exact recurrences.
