@@ -214,9 +214,12 @@ func summary(res *sim.Result) []SummaryRow {
 	k := res.Keys.Len()
 	out := make([]SummaryRow, len(res.Rules))
 	for r, rr := range res.Rules {
-		ideal := 0
-		for _, sr := range rr.Steps {
+		ideal, changes, changesMoved, optimum := 0, 0, 0, 0
+		for i, sr := range rr.Steps {
 			ideal += sr.Ideal
+			if n, ok := res.Optimum(r, i); ok {
+				changes, changesMoved, optimum = changes+1, changesMoved+sr.Moved, optimum+n
+			}
 		}
 		moved := rr.Steps[last].TotalMoved
 		b := res.Balance(r, last)
@@ -226,6 +229,10 @@ func summary(res *sim.Result) []SummaryRow {
 			TimesK:         ratio(moved, k),
 			TotalIdeal:     ideal,
 			Ratio:          ratio(moved, ideal),
+			Changes:        changes,
+			ChangesMoved:   changesMoved,
+			TotalOptimum:   optimum,
+			OptimumRatio:   ratio(changesMoved, optimum),
 			PeakToMean:     b.PeakToMean,
 			WorstDeviation: b.WorstDeviation,
 			Recurrences:    recurrences(rr.Steps),

@@ -214,6 +214,7 @@ type refRuleStep struct {
 	Unavailable     int         `json:"unavailable"`
 	ZoneCollisions  int         `json:"zone_collisions"`
 	Repartitioned   int         `json:"repartitioned"`
+	Optimum         *int        `json:"optimum"`
 	Streams         *refStreams `json:"streams,omitempty"`
 	Notes           []string    `json:"notes"`
 	// Transfers are the largest from → to pairs, Rest the others.
@@ -339,6 +340,9 @@ func refRuleStepOf(res *sim.Result, r, i int) refRuleStep {
 		BelowQuorum: sr.BelowQuorum, Unavailable: sr.Unavailable, ZoneCollisions: sr.ZoneCollisions, Repartitioned: sr.Repartitioned,
 		Streams: refStreamsOf(res, sr.Streams),
 		Notes:   append([]string{}, sr.Notes...),
+	}
+	if n, ok := res.Optimum(r, i); ok {
+		j.Optimum = &n
 	}
 	for _, m := range res.Timeline.States[i].Members {
 		j.Loads = append(j.Loads, refMember{res.Timeline.Nodes[m.ID], sr.Loads[m.ID]})

@@ -106,10 +106,20 @@ type SummaryRow struct {
 	TotalMoved int
 	// TimesK is TotalMoved / K.
 	TimesK float64
-	// TotalIdeal is the sum of the per-step ideal moves.
+	// TotalIdeal is the sum of the per-step ideal moves (sim.Metrics'
+	// ideal: what perfect balancing from each step's previous loads
+	// would move, not a floor for any rule).
 	TotalIdeal int
 	// Ratio is TotalMoved / TotalIdeal, NaN when TotalIdeal is 0.
 	Ratio float64
+	// Changes counts the membership changes (add, remove, fail, recover,
+	// weight): the steps where the optimum is defined.
+	Changes int
+	// ChangesMoved is the keys moved at those steps, TotalOptimum the sum
+	// of their optima, and OptimumRatio the one over the other, NaN when
+	// TotalOptimum is 0.
+	ChangesMoved, TotalOptimum int
+	OptimumRatio               float64
 	// PeakToMean is the most loaded node's load over its fair share at
 	// the last step.
 	PeakToMean float64
@@ -187,6 +197,10 @@ type StepRow struct {
 	// sim.StepResult (their definitions are sim.Metrics' Doc, and
 	// SCHEMA.md's).
 	Moved, Needed, Collateral, Ideal, TotalMoved int
+	// Optimum is the step's classic optimum (sim.Result.Optimum) when
+	// HasOptimum; a reconfiguration has none.
+	Optimum    int
+	HasOptimum bool
 	// MovedFraction is Moved / K.
 	MovedFraction float64
 	// PeakToMean, WorstDeviation, CV and NoiseCV are the balance figures

@@ -61,7 +61,7 @@ func TestFigurePlacement(t *testing.T) {
 	}
 	s := string(md)
 	order := []string{"## Summary", "](history.svg)", "](balance.svg)", "## Step 0:", "## Step 1:",
-		"](step-01-rings.svg)", "](step-01-strips.svg)", "## Step 2:", "## Other figures", "](step-99.svg)"}
+		"](step-1-rings.svg)", "](step-1-strips.svg)", "## Step 2:", "## Other figures", "](step-99.svg)"}
 	at := 0
 	for _, want := range order {
 		i := strings.Index(s[at:], want)

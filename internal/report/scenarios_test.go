@@ -79,8 +79,8 @@ func testFigures() []svg.Figure {
 		{Name: "history.svg", Kind: "history", Step: -1, Title: "Keys moved per step", Caption: "Bars count the keys each rule moved at each step."},
 		{Name: "deviation.svg", Kind: "deviation", Step: -1, Title: "Worst deviation per step", Caption: "How far the worst node is from its fair share."},
 		{Name: "balance.svg", Kind: "balance", Step: -1, Title: "cv per step", Caption: "The dashed line is the noise floor."},
-		{Name: "step-01-rings.svg", Kind: "rings", Step: 1, Title: "Rings after step 1", Caption: "Each arc is owned by one node."},
-		{Name: "step-01-strips.svg", Kind: "strips", Step: 1, Title: "Keys moved at step 1", Caption: "One cell per key; coloured cells moved."},
+		{Name: "step-1-rings.svg", Kind: "rings", Step: 1, Title: "Rings after step 1", Caption: "Each arc is owned by one node."},
+		{Name: "step-1-strips.svg", Kind: "strips", Step: 1, Title: "Keys moved at step 1", Caption: "One cell per key; coloured cells moved."},
 	}
 }
 

@@ -49,7 +49,10 @@ func stepSection(res *sim.Result, i int) StepSection {
 func stepRow(res *sim.Result, r, i int) StepRow {
 	sr := &res.Rules[r].Steps[i]
 	b := res.Balance(r, i)
+	opt, hasOpt := res.Optimum(r, i)
 	return StepRow{
+		Optimum:         opt,
+		HasOptimum:      hasOpt,
 		Label:           res.Rules[r].Spec.Label,
 		Moved:           sr.Moved,
 		Needed:          sr.Needed,

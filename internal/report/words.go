@@ -97,13 +97,27 @@ func movedPhrase(rows []SummaryRow, i, best int) string {
 	b := rows[best]
 	switch {
 	case len(rows) == 1:
-		return s + " (" + fixed(2, rows[i].TimesK) + " × K; the ideal total is " + count(rows[i].TotalIdeal) + ")"
+		return s + " (" + fixed(2, rows[i].TimesK) + " × K" + optimumClause(rows[i]) + ")"
 	case i == best || b.TotalMoved == 0:
 		return s
 	case n == b.TotalMoved:
 		return s + " (as many as " + b.Label + ")"
 	}
 	return s + " (" + times(ratio(n, b.TotalMoved)) + " as many as " + b.Label + ")"
+}
+
+// optimumClause compares a rule's moves at the membership changes with
+// their optimum: "; at the 8 membership changes 1.02× their optimum", or
+// "" when there is no optimum to compare with.
+func optimumClause(row SummaryRow) string {
+	if row.TotalOptimum == 0 {
+		return ""
+	}
+	their := "their"
+	if row.Changes == 1 {
+		their = "its"
+	}
+	return "; at the " + plural(row.Changes, "membership change", "membership changes") + " " + times(row.OptimumRatio) + " " + their + " optimum"
 }
 
 // balanceSentence gives every rule's worst deviation at the last step.

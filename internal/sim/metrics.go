@@ -1,7 +1,11 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "math"
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // ideal returns the fewest key moves that take the loads a (by NodeID)
 // to a split of k keys over the live members of st in which every live
@@ -33,6 +37,91 @@ func ideal(a []int, st *timeline.State, k int) int {
 		}
 	}
 	return excess - min(rem, eligible)
+}
+
+// Optimum returns the classic optimum of rule r's step i, the moves a
+// perfectly balanced rule that moves nothing it need not would make, and
+// false where it is not defined: at step 0 and at reconfigurations
+// (vnodes, replicas, partitions, shards), which change no node's fair
+// share. It counts first choices, as moved does, whatever R is:
+//
+//   - add and recover: the joining nodes' fair share of the keys after the
+//     step, K·w_J/W' (W' the live weight after), rounded to the nearest
+//     whole key, halves up;
+//   - remove and fail: the keys the leaving nodes held before the step
+//     under this rule, which every rule must move;
+//   - weight: the shift of the fair shares, ½·Σ_i |T'_i − T_i| over the
+//     nodes (T_i = K·w_i/W over the live ones, 0 for the others), rounded
+//     the same way. For an add this shift is K·w_J/W' too.
+//
+// Envoy's load-balancer benchmarks (test/common/upstream/
+// load_balancer_benchmark.cc) print the same optimum as a percentage:
+// "optimal_percent_different" for a weight change is |s' − s| of the
+// reweighted hosts' share of the weight, the shift above; for host loss,
+// "host_loss_over_N_optimal" is the lost hosts over all hosts, their fair
+// share rather than the keys they held, which is what a rule of uneven
+// loads must move.
+func (res *Result) Optimum(r, i int) (int, bool) {
+	if i == 0 {
+		return 0, false
+	}
+	prev, st := &res.Timeline.States[i-1], &res.Timeline.States[i]
+	switch st.Op {
+	case timeline.OpRemove, timeline.OpFail:
+		return leavingLoad(res.Rules[r].Steps[i-1].Loads, prev, st), true
+	case timeline.OpAdd, timeline.OpRecover, timeline.OpWeight:
+		return shareShift(prev, st, len(res.Timeline.Nodes), res.Keys.Len()), true
+	}
+	return 0, false
+}
+
+// leavingLoad sums the loads a of the nodes live in prev and not in st.
+func leavingLoad(a []int, prev, st *timeline.State) int {
+	n := 0
+	for _, m := range prev.Members {
+		if now, ok := st.Member(m.ID); !m.Failed && (!ok || now.Failed) {
+			n += a[m.ID]
+		}
+	}
+	return n
+}
+
+// shareShift returns ½·Σ_i |T'_i − T_i| for k keys, the fair shares over
+// the live members of prev (T) and st (T'), to the nearest whole key,
+// halves up. With W and W' the live weights, the sum is k·P/(W·W'), P the
+// positive part of Σ_i (w'_i·W − w_i·W'); it is computed in 128 bits.
+func shareShift(prev, st *timeline.State, nodes, k int) int {
+	wa, wb := liveWeights(prev, nodes), liveWeights(st, nodes)
+	ta, tb := uint64(totalWeight(prev)), uint64(totalWeight(st))
+	switch {
+	case tb == 0:
+		return 0
+	case ta == 0: // nothing was live: every key needs a node
+		return k
+	}
+	var p uint64
+	for id := range wa {
+		if d, e := wb[id]*ta, wa[id]*tb; d > e {
+			p += d - e
+		}
+	}
+	hi, lo := bits.Mul64(uint64(k), p)
+	d := ta * tb
+	lo, carry := bits.Add64(lo, d/2, 0)
+	q, _ := bits.Div64(hi+carry, lo, d)
+	return int(q)
+}
+
+// liveWeights returns the weight of every live member of st by timeline.NodeID, 0
+// for the others, over a node table of n names.
+func liveWeights(st *timeline.State, n int) []uint64 {
+	w := make([]uint64, n)
+	for _, m := range st.Members {
+		if !m.Failed {
+			w[m.ID] = uint64(m.Weight)
+		}
+	}
+	return w
 }
 
 // totalWeight returns the summed weight of the live members of st.

@@ -15,7 +15,7 @@ import (
 // Figure is one rendered SVG and what a report needs to place it.
 type Figure struct {
 	// Name is the file name, unique within a scenario, e.g.
-	// "step-03-rings.svg".
+	// "step-3-rings.svg" (StepFigureName).
 	Name string
 	// Kind is the figure's kind: "rings", "strips", "history", "balance",
 	// "deviation", "transfers", "migrations" or "availability".
@@ -63,16 +63,14 @@ func Figures(res *sim.Result) ([]Figure, error) {
 		return nil, err
 	}
 	steps := len(res.Timeline.States)
-	width := len(strconv.Itoa(steps - 1))
 	// Step i's rings go to figs[2i−1] (figs[0] for step 0), its strips
 	// right after; the whole-run figures come last.
 	figs := make([]Figure, 2*steps-1+4)
 	each(steps, func(i int) {
-		nn := fmt.Sprintf("%0*d", width, i)
 		j := max(2*i-1, 0)
-		figs[j] = ringsFigure(res, i, "step-"+nn+"-rings.svg")
+		figs[j] = ringsFigure(res, i, StepFigureName(i, "rings"))
 		if i > 0 {
-			figs[j+1] = stripsFigure(res, i, "step-"+nn+"-strips.svg")
+			figs[j+1] = stripsFigure(res, i, StepFigureName(i, "strips"))
 		}
 	})
 	n := 2*steps - 1
@@ -87,6 +85,15 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	return figs, nil
 }
 
+// StepFigureName is the file name of step's figure of a kind ("rings",
+// "strips"): "step-3-rings.svg". The number is never padded, so that a
+// figure keeps its name, its page anchor (#fig-step-3-rings) and every
+// link to it when steps are added to the scenario. Every name of a
+// step's figure comes from here.
+func StepFigureName(step int, kind string) string {
+	return "step-" + strconv.Itoa(step) + "-" + kind + ".svg"
+}
+
 // FigureOf renders the one figure of a kind ("rings", "strips",
 // "history", "balance", "deviation", "transfers", "migrations") at a step
 // (-1 for whole-run figures), as Figures names and draws it, without
@@ -95,16 +102,12 @@ func FigureOf(res *sim.Result, kind string, step int) (Figure, bool, error) {
 	if err := check(res); err != nil {
 		return Figure{}, false, err
 	}
-	steps := len(res.Timeline.States)
-	name := func(what string) string {
-		return fmt.Sprintf("step-%0*d-%s.svg", len(strconv.Itoa(steps-1)), step, what)
-	}
-	perStep := step >= 0 && step < steps
+	perStep := step >= 0 && step < len(res.Timeline.States)
 	switch {
 	case kind == "rings" && perStep:
-		return ringsFigure(res, step, name("rings")), true, nil
+		return ringsFigure(res, step, StepFigureName(step, "rings")), true, nil
 	case kind == "strips" && perStep && step > 0:
-		return stripsFigure(res, step, name("strips")), true, nil
+		return stripsFigure(res, step, StepFigureName(step, "strips")), true, nil
 	case step >= 0:
 		return Figure{}, false, nil
 	case kind == "history":

@@ -12,8 +12,14 @@ const (
 	plotR = 500.0 // right edge when end labels follow (see plotRight)
 )
 
-// historyFigure draws keys moved per step and rule next to the ideal, and
-// the running totals.
+// historyFigure draws keys moved per step and rule against two true
+// baselines, and the running totals. Each rule's bar is what it moved; a
+// tick on the bar marks needed, the fewest moves that reach the rule's
+// own new loads; a hatched box behind the bar is the classic optimum of
+// a membership change (sim.Result.Optimum), absent at reconfigurations.
+// The ideal (perfect balance from the previous loads) is not drawn: it is
+// no floor for any rule, and its value depends on how uneven the rule
+// already was.
 func historyFigure(res *sim.Result) Figure {
 	const name = "history.svg"
 	steps := len(res.Timeline.States) - 1
@@ -21,14 +27,12 @@ func historyFigure(res *sim.Result) Figure {
 	caption := historyCaption(res)
 	sts := styles(res)
 	hd := headingOf(res.Scenario.Title, "Keys moved per step and in total", figW)
-	items := append(ruleSwatches(ruleLabels(res), sts, true, true), legendItem{text: "ideal: fewest moves any rule could make from the same loads", draw: func(c *canvas, x, y float64) {
-		c.rect(x, y-9, 12, 10, attr("fill", c.url("ideal")), cls("ink"), attr("stroke-width", "1"))
-	}})
+	items := append(ruleSwatches(ruleLabels(res), sts, true, true), baselineLegend()...)
 	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
 	y := hd.h + 6 + lh
 	h := y + 22 + 150 + 76 + 120 + 36
 	c := newCanvas(figW, h, figID(res, name), title, caption)
-	c.hatch("ideal", 4)
+	c.hatch("optimum", 4)
 	c.hatchPatterns(sts)
 	c.heading(hd)
 	c.rowLegend(items, 8, hd.h+6, figW-16)
@@ -39,7 +43,7 @@ func historyFigure(res *sim.Result) Figure {
 	right := plotRight(ends...)
 	gw := (right - plotL) / float64(max(steps, 1))
 	top := y + 22
-	bars := niceScale(maxMovedOrIdeal(res), 5, true, top+150, top)
+	bars := niceScale(maxMovedOrOptimum(res), 5, true, top+150, top)
 	c.yAxis(bars, plotL, right, "keys moved in the step", false)
 	historyBars(c, res, sts, bars, gw)
 	c.stepLabels(res, 1, plotL, gw, bars.bottom+13)
@@ -52,6 +56,32 @@ func historyFigure(res *sim.Result) Figure {
 	return c.figure(Figure{Name: name, Kind: "history", Step: -1, Title: title, Caption: caption})
 }
 
+// baselineLegend says what the box and the tick of historyBars are.
+func baselineLegend() []legendItem {
+	return []legendItem{
+		{text: "optimum: joining nodes' fair share, or the keys leaving nodes held (none for reconfigurations)",
+			draw: func(c *canvas, x, y float64) { c.optimumBox(x, y-9, 12, 10) }},
+		{text: "needed: the fewest moves that reach the rule's own new loads",
+			draw: func(c *canvas, x, y float64) { c.neededTick(x, x+12, y-4, false) }},
+	}
+}
+
+// optimumBox draws the hatched, dashed box of an optimum.
+func (c *canvas) optimumBox(x, y, w, h float64) {
+	c.rect(x, y, w, h, attr("fill", c.url("optimum")), cls("ink"), attr("stroke-width", ".8"), attr("stroke-dasharray", "2 1.5"))
+}
+
+// neededTick draws needed's mark from x0 to x1 at y: an ink line, wider
+// than the bar, on a halo of the background when it lies inside the bar
+// (halo), so that it shows on any bar colour. On the bar's top (needed
+// equal to moved) it goes without, as a cap.
+func (c *canvas) neededTick(x0, x1, y float64, halo bool) {
+	if halo {
+		c.line(x0, y, x1, y, cls("cut"), attr("stroke-width", "4.4"), attr("stroke-linecap", "round"))
+	}
+	c.line(x0, y, x1, y, cls("ink"), attr("stroke-width", "2"))
+}
+
 func historyBars(c *canvas, res *sim.Result, sts []ruleStyle, s scale, gw float64) {
 	n := float64(len(res.Rules))
 	slot := gw * 0.84 / n
@@ -60,11 +90,16 @@ func historyBars(c *canvas, res *sim.Result, sts []ruleStyle, s scale, gw float6
 		for r := range res.Rules {
 			sr := &res.Rules[r].Steps[i]
 			x := gx + float64(r)*slot
-			yi := s.y(float64(sr.Ideal))
-			c.rect(x+slot*0.05, yi, slot*0.9, s.bottom-yi, attr("fill", c.url("ideal")), cls("ink"), attr("stroke-width", ".8"),
-				attr("stroke-dasharray", "2 1.5"))
+			if opt, ok := res.Optimum(r, i); ok && opt > 0 {
+				yo := s.y(float64(opt))
+				c.optimumBox(x+slot*0.05, yo, slot*0.9, s.bottom-yo)
+			}
 			ym := s.y(float64(sr.Moved))
 			c.bar(sts[r], x+slot*0.2, ym, slot*0.6, s.bottom-ym)
+			if sr.Moved > 0 {
+				yn := s.y(float64(sr.Needed))
+				c.neededTick(x+slot*0.12, x+slot*0.88, yn, yn-ym > 2)
+			}
 		}
 	}
 }
@@ -92,11 +127,12 @@ func historyLines(c *canvas, res *sim.Result, sts []ruleStyle, s scale, gw, righ
 
 func ratio(a, b int) string { return fmt.Sprintf("%.2f", float64(a)/float64(b)) }
 
-func maxMovedOrIdeal(res *sim.Result) float64 {
+func maxMovedOrOptimum(res *sim.Result) float64 {
 	m := 0
-	for _, r := range res.Rules {
-		for _, s := range r.Steps[1:] {
-			m = max(m, s.Moved, s.Ideal)
+	for r, rr := range res.Rules {
+		for i, s := range rr.Steps[1:] {
+			opt, _ := res.Optimum(r, i+1)
+			m = max(m, s.Moved, opt)
 		}
 	}
 	return float64(m)
@@ -113,8 +149,9 @@ func maxTotal(res *sim.Result) float64 {
 func historyCaption(res *sim.Result) string {
 	steps := len(res.Timeline.States) - 1
 	var b strings.Builder
-	fmt.Fprintf(&b, "Top: for each of the %d membership changes, one solid bar per rule gives how many of the %s keys changed node; ", steps, commas(res.Keys.Len()))
-	b.WriteString("the hatched box behind it is the ideal, the fewest moves that could rebalance the cluster, so solid bar above the box is avoidable churn. ")
+	fmt.Fprintf(&b, "Top: for each of the %d steps, one solid bar per rule gives how many of the %s keys changed owner. ", steps, commas(res.Keys.Len()))
+	b.WriteString("The tick on a bar is needed, the fewest moves that reach that rule's own new loads: bar above the tick is collateral, keys moved between nodes whose loads did not need it. ")
+	b.WriteString("The hatched box behind a bar is the optimum of a membership change: the joining nodes' fair share of the keys, or the keys the leaving nodes held, which every rule must move; reconfigurations have none. ")
 	b.WriteString("Bottom: the running total, i.e. what the whole sequence cost under each rule (")
 	var parts []string
 	for _, r := range res.Rules {

@@ -28,7 +28,7 @@ func Verdict(o sim.Outcome) string {
 	at := value(o.Expectation.Metric, o.Value) + " at step " + strconv.Itoa(o.Step) + " for " + o.Rule
 	switch {
 	case o.Checked == 0:
-		return "checked nothing"
+		return "checked nothing: " + o.Expectation.Metric + " is not defined at the steps it covers"
 	case o.Passed() && o.Checked == 1:
 		return "passed (measured " + at + ")"
 	case o.Passed():

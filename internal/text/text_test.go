@@ -82,6 +82,7 @@ func TestOutcomeWording(t *testing.T) {
 		{sim.Outcome{Expectation: e, Checked: 1, Step: 1, Rule: "ring", Value: 0.185556}, "passed (measured 0.185556 at step 1 for ring)"},
 		{sim.Outcome{Expectation: e, Checked: 4, Step: 2, Rule: "ring", Value: 0.1}, "passed all 4 checks (closest: 0.1 at step 2 for ring)"},
 		{sim.Outcome{Expectation: e, Checked: 4, Failed: 3, Step: 1, Rule: "modulo", Value: 0.8566667}, "failed 3 of 4 checks; first: 0.856667 at step 1 for modulo"},
+		{sim.Outcome{Expectation: sim.Expectation{Step: 4, Metric: "optimum", Op: ">", Value: 0}, Step: -1}, "checked nothing: optimum is not defined at the steps it covers"},
 	} {
 		if got := Verdict(tc.o); got != tc.want {
 			t.Errorf("Verdict = %q, want %q", got, tc.want)
