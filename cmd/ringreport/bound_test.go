@@ -213,7 +213,9 @@ func corpusCases(t *testing.T, dir string) []boundCase {
 			t.Fatalf("%s: the first line must be \"# want: build\" or \"# want: refused [-flag]\"", f)
 		}
 		c := scenarioCase(filepath.Base(f), src, want)
-		c.known, _ = strings.CutPrefix(lines[1], "# known: ")
+		if known, ok := strings.CutPrefix(lines[1], "# known: "); ok {
+			c.known = known
+		}
 		cases = append(cases, c)
 	}
 	return cases

@@ -210,8 +210,8 @@ func (p *parser) probe(e *yaml.Node) (string, bool) {
 
 // checkMembership resolves the membership changes as far as the file
 // allows and reports every step that cannot be done; when they resolve
-// completely and cleanly, it checks the points and the cost of the
-// replay too, whatever else is wrong in the file: the parts that failed
+// completely and cleanly, it checks the cost of the replay too,
+// whatever else is wrong in the file: the parts that failed
 // (keys, rules, values) only lower the estimate, so what it reports
 // stays true once they are fixed. It reports whether the timeline was
 // complete and clean.
