@@ -415,7 +415,7 @@ func commandCases() []boundCase {
 			stderr: `^"s/`, // TestFileNamesQuoted checks every line of every command
 		},
 		{
-			name:  "two-builds-at-once",
+			name: "two-builds-at-once",
 			// A quarter of slowScenario's keys: the two overlap, and stay
 			// well within the bound on a loaded two-core machine.
 			files: map[string][]byte{"s.yaml": []byte(strings.Replace(slowScenario("S"), "keys: 400000", "keys: 100000", 1))},
