@@ -108,7 +108,8 @@
 // that names the limit and the flag that raises it: -max-file-size (4
 // MiB), -max-keys-file-size (256 MiB), -max-keys (50,000,000),
 // -max-nodes (10,000), -max-points (100,000 ring points on one node),
-// -max-steps (10,000), -max-work (2,000,000,000 key-steps, about keys ×
+// -max-steps (10,000), -max-node-steps (2,000,000: distinct node names ×
+// (steps + 1)), -max-work (2,000,000,000 key-steps, about keys ×
 // steps × rules) and -max-memory (4 GiB, estimated, per scenario). Sizes
 // take KiB, MiB and GiB; counts take 50_000_000 or 5e7.
 //

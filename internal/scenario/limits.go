@@ -36,6 +36,11 @@ type Limits struct {
 	Points int
 	// Steps is the most entries in steps (-max-steps).
 	Steps int
+	// NodeSteps bounds distinct node names × (steps + 1), the membership
+	// entries the timeline of the scenario may hold: it keeps a member
+	// list per step (-max-node-steps). A node removed and added again is
+	// one name.
+	NodeSteps int
 	// Work bounds the replay's time: keys × steps × rules, in key-steps,
 	// where a rule's table (ring points, maglev entries, ...) counts as
 	// that many more keys, each step's figures count as FigureWork keys
@@ -59,6 +64,7 @@ var DefaultLimits = Limits{
 	Nodes:         MaxNodes,
 	Points:        100_000,
 	Steps:         MaxSteps,
+	NodeSteps:     MaxNodeSteps,
 	Work:          2_000_000_000,
 	Memory:        4 << 30,
 	AboutBytes:    32 << 10,
@@ -77,6 +83,7 @@ func (l Limits) withDefaults() Limits {
 	l.Nodes = cmpOr(l.Nodes, d.Nodes)
 	l.Points = cmpOr(l.Points, d.Points)
 	l.Steps = cmpOr(l.Steps, d.Steps)
+	l.NodeSteps = cmpOr(l.NodeSteps, d.NodeSteps)
 	l.Work = cmpOr(l.Work, d.Work)
 	l.Memory = cmpOr(l.Memory, d.Memory)
 	l.AboutBytes = cmpOr(l.AboutBytes, d.AboutBytes)

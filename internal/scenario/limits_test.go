@@ -33,6 +33,8 @@ func TestLimits(t *testing.T) {
 			"l.yaml:4:30: points: 100 points per unit of weight × weight 3 = 300 points on one node exceed the limit of 299; raise it with -max-points"},
 		{"steps", src, Limits{Steps: 1}, Limits{Steps: 2},
 			"l.yaml:6:3: steps: 2 steps exceed the limit of 1; raise it with -max-steps"},
+		{"node steps", src, Limits{NodeSteps: 8}, Limits{NodeSteps: 9},
+			"l.yaml:3:8: node-steps: 3 node names over 3 states is 9 node-steps, over the limit of 8; raise it with -max-node-steps, or use fewer nodes or steps"},
 		{"work", src, Limits{Work: 600_000}, Limits{Work: 700_000},
 			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 607,500 key-steps, over the limit of 600,000; raise it with -max-work, or use fewer keys, steps or rules"},
 		{"about size", "title: T\nabout: " + strings.Repeat("x", 100) + "\nkeys: 10\nnodes: [a]\n", Limits{AboutBytes: 99}, Limits{AboutBytes: 100},
@@ -60,7 +62,7 @@ func TestDefaultLimits(t *testing.T) {
 		t.Errorf("zero Limits = %+v, want DefaultLimits %+v", got, DefaultLimits)
 	}
 	d := DefaultLimits
-	if d.KeysFileBytes != 256<<20 || d.Work != 2e9 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.AboutBytes != 32<<10 ||
+	if d.KeysFileBytes != 256<<20 || d.Work != 2e9 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.NodeSteps != 2_000_000 || d.AboutBytes != 32<<10 ||
 		MaxNameLen != 200 || MaxNoteLen != 2000 || MaxMarkdownDepth != 16 || MaxMarkdownRuns != 1000 {
 		t.Errorf("DefaultLimits = %+v; update README's Limits and safety section with them", d)
 	}

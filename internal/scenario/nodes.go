@@ -4,9 +4,10 @@ import (
 	"slices"
 	"strings"
 
+	"strconv"
+
 	"github.com/ringreport/ringreport/internal/nodesfrom"
 	"github.com/ringreport/ringreport/internal/timeline"
-	"strconv"
 
 	"github.com/ringreport/ringreport/internal/text"
 	"go.yaml.in/yaml/v3"
@@ -25,40 +26,57 @@ var reserved = map[string]string{
 }
 
 // nodes decodes the starting cluster: a count or a list of entries. It
-// returns the entry behind each NodeSpec (nil for the count form).
-func (p *parser) nodes(n *yaml.Node) ([]timeline.NodeSpec, []*yaml.Node) {
+// returns the entry behind each NodeSpec (nil for the count form), and
+// whether the members are known despite any error: an entry whose only
+// fault is its weight still names a member.
+func (p *parser) nodes(n *yaml.Node) ([]timeline.NodeSpec, []*yaml.Node, bool) {
 	const want = "a count such as 5, a list of names such as [a, b, c], or {from: nginx.conf, upstream: cache}"
 	switch {
 	case n.Kind == yaml.MappingNode:
-		return p.nodesFrom(n), nil
+		before := len(p.errs)
+		specs := p.nodesFrom(n)
+		return specs, nil, len(p.errs) == before
 	case isInt(n):
-		c, _ := p.limited(n, "nodes", "nodes", p.lim.Nodes, "-max-nodes")
+		c, ok := p.limited(n, "nodes", "nodes", p.lim.Nodes, "-max-nodes")
 		specs := make([]timeline.NodeSpec, c)
 		for i := range specs {
 			specs[i].Name = "node-" + strconv.Itoa(i+1)
 		}
-		return specs, nil
+		return specs, nil, ok
 	case n.Kind != yaml.SequenceNode:
 		p.typeError(n, "nodes", want)
-		return nil, nil
+		return nil, nil, false
 	case len(n.Content) == 0:
 		p.errorf(n, "nodes must list at least one node, such as [a, b, c]")
-		return nil, nil
+		return nil, nil, false
 	case len(n.Content) > p.lim.Nodes:
 		p.overLimit(n, "nodes", text.Count(len(n.Content)), "nodes", p.lim.Nodes, "-max-nodes")
-		return nil, nil
+		return nil, nil, false
 	}
 	return p.entries(n.Content, "nodes: ", true)
 }
 
+// entryState is what decoding one node entry gave.
+type entryState int
+
+const (
+	entryBad      entryState = iota // no usable name (or labels): the members are unknown
+	entryWeakened                   // a member, but its weight was wrong (and reported)
+	entryOK
+)
+
 // entries decodes a list of node entries, reporting names listed twice.
-func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]timeline.NodeSpec, []*yaml.Node) {
+// It keeps the entries that name a member, and reports whether every
+// entry did, so that membership can be checked despite a bad weight.
+func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]timeline.NodeSpec, []*yaml.Node, bool) {
 	var specs []timeline.NodeSpec
 	var pos []*yaml.Node
 	first := map[string]*yaml.Node{}
+	intact := true
 	for _, e := range list {
-		ns, ok := p.entry(e, ctx, weighted)
-		if !ok {
+		ns, state := p.entry(e, ctx, weighted)
+		if state == entryBad {
+			intact = false
 			continue
 		}
 		if f, dup := first[ns.Name]; dup {
@@ -73,7 +91,7 @@ func (p *parser) entries(list []*yaml.Node, ctx string, weighted bool) ([]timeli
 		specs = append(specs, ns)
 		pos = append(pos, e)
 	}
-	return specs, pos
+	return specs, pos, intact
 }
 
 // rawName is the name of a node entry as written.
@@ -89,7 +107,7 @@ func rawName(e *yaml.Node) string {
 }
 
 // entry decodes one node: a name, or {name, weight} when weighted.
-func (p *parser) entry(e *yaml.Node, ctx string, weighted bool) (timeline.NodeSpec, bool) {
+func (p *parser) entry(e *yaml.Node, ctx string, weighted bool) (timeline.NodeSpec, entryState) {
 	if e.Kind == yaml.MappingNode && weighted {
 		return p.weightedEntry(e, ctx)
 	}
@@ -99,17 +117,23 @@ func (p *parser) entry(e *yaml.Node, ctx string, weighted bool) (timeline.NodeSp
 			want = "a string or {name: <name>, weight: <weight>}"
 		}
 		p.typeError(e, ctx+"a node", want)
-		return timeline.NodeSpec{}, false
+		return timeline.NodeSpec{}, entryBad
 	}
 	name, ok := p.nodeName(e, ctx)
-	return timeline.NodeSpec{Name: name}, ok
+	if !ok {
+		return timeline.NodeSpec{}, entryBad
+	}
+	return timeline.NodeSpec{Name: name}, entryOK
 }
 
-// weightedEntry decodes {name: a, weight: 2}.
-func (p *parser) weightedEntry(e *yaml.Node, ctx string) (timeline.NodeSpec, bool) {
+// weightedEntry decodes {name: a, weight: 2}. An entry whose only
+// problem is its weight is entryWeakened: it still names a member.
+func (p *parser) weightedEntry(e *yaml.Node, ctx string) (timeline.NodeSpec, entryState) {
+	before := len(p.errs)
 	fs, _ := p.fields(e, ctx+"a node", "")
 	var ns timeline.NodeSpec
-	named, ok := false, true
+	named, ok, weightOK := false, true, true
+	weightErrs := 0
 	for _, f := range fs {
 		switch f.key.Value {
 		case "name":
@@ -118,10 +142,10 @@ func (p *parser) weightedEntry(e *yaml.Node, ctx string) (timeline.NodeSpec, boo
 			ns.Name, good = p.nodeName(f.val, ctx)
 			ok = ok && good
 		case "weight":
-			var good bool
-			ns.Weight, good = p.intIn(f.val, ctx+"weight", 1, MaxWeight)
+			n := len(p.errs)
+			ns.Weight, weightOK = p.intIn(f.val, ctx+"weight", 1, MaxWeight)
 			p.noteWeight(f.val, ns.Weight)
-			ok = ok && good
+			weightErrs += len(p.errs) - n
 		case "zone", "rack", "id":
 			ok = p.label(&ns.Labels, f, ctx) && ok
 		default:
@@ -132,7 +156,13 @@ func (p *parser) weightedEntry(e *yaml.Node, ctx string) (timeline.NodeSpec, boo
 	if !named {
 		p.errorf(e, "%sa node entry needs a name, such as {name: a, weight: 2}", ctx)
 	}
-	return ns, ok && named
+	switch {
+	case !named || !ok || len(p.errs)-before > weightErrs:
+		return ns, entryBad
+	case !weightOK:
+		return ns, entryWeakened
+	}
+	return ns, entryOK
 }
 
 // nodeName validates a node name, which must not be a reserved word.

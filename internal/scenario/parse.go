@@ -38,9 +38,9 @@ const (
 	// quadratic in their number.
 	MaxMarkdownRuns = 1000
 
-	// MaxNodeSteps bounds (starting nodes + added names) × (steps + 1),
-	// the membership entries sim.NewTimeline may store, since it keeps a
-	// full member list per step.
+	// MaxNodeSteps is the default of Limits.NodeSteps: distinct node
+	// names × (steps + 1), the membership entries sim.NewTimeline may
+	// store, since it keeps a full member list per step.
 	MaxNodeSteps = 2_000_000
 )
 
@@ -91,6 +91,11 @@ type parser struct {
 	nodesVal    *yaml.Node
 	nodeEntries []*yaml.Node
 	steps       []stepPos
+	// nodesIntact records that the starting members are known (despite
+	// errors in their weights), stepsBroken that the steps list as a
+	// whole could not be read, and seedBroken that the seed could not,
+	// so that random choices are unknown: what the timeline can check.
+	nodesIntact, stepsBroken, seedBroken bool
 	// aliased records that the file has aliases, which were reported
 	// once and are otherwise skipped, so the Timeline would mislead.
 	aliased bool

@@ -7,16 +7,13 @@ import (
 
 	"github.com/ringreport/ringreport/internal/prose"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"go.yaml.in/yaml/v3"
 )
 
 // topKeys are the keys of a scenario mapping, in documentation order.
 var topKeys = []string{"title", "about", "seed", "keys", "nodes", "rules", "replicas", "probes", "steps", "expect", "compare", "sweep", "seeds"}
-
-// membershipKeys are the top-level keys whose errors make a Timeline
-// meaningless, so that NewTimeline is not run.
-var membershipKeys = map[string]bool{"seed": true, "nodes": true, "steps": true}
 
 // scenario walks the root mapping.
 func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
@@ -26,11 +23,9 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 		return s
 	}
 	seen := map[string]bool{}
-	membershipOK := true
 	var expect []expectation
 	var compare []*yaml.Node
 	for _, f := range fs {
-		before := len(p.errs)
 		switch f.key.Value {
 		case "expect":
 			expect, seen["expect"] = p.expectList(f.val), true
@@ -41,28 +36,20 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 		}
 		seen[f.key.Value] = p.topField(s, f)
 		seen[typoOf(f.key.Value)] = true
-		if len(p.errs) > before && membershipKeys[f.key.Value] {
-			membershipOK = false
-		}
 	}
 	for _, req := range []struct{ key, example string }{
 		{"title", "title: Adding a node"}, {"keys", "keys: 1000"}, {"nodes", "nodes: [a, b, c]"},
 	} {
 		if !seen[req.key] {
 			p.errorf(root, "missing %s; add a line such as %q", req.key, req.example)
-			membershipOK = membershipOK && req.key != "nodes"
 		}
 	}
-	if membershipOK && !p.aliased {
-		if tl := p.timeline(s); tl != nil && len(p.errs) == 0 {
-			p.checkPoints(s)
-			p.checkCost(s, tl)
-		}
-	}
+	membershipOK := p.checkMembership(s)
 	p.checkExpect(s, expect)
 	p.checkCompare(s, compare)
 	p.checkResizes(s)
 	p.checkStudy(s, membershipOK)
+	p.checkPoints(s) // after checkStudy, which notes a sweep's vnodes
 	return s
 }
 
@@ -75,15 +62,17 @@ func (p *parser) topField(s *sim.Scenario, f field) bool {
 	case "about":
 		s.About = p.about(f.val)
 	case "seed":
-		if v, ok := p.uint64Val(f.val, "seed"); ok {
+		v, ok := p.uint64Val(f.val, "seed")
+		if ok {
 			s.Seed = v
 		}
+		p.seedBroken = !ok
 	case "keys":
 		p.keysVal = f.val
 		s.Keys = p.keys(f.val)
 	case "nodes":
 		p.nodesVal = f.val
-		s.Nodes, p.nodeEntries = p.nodes(f.val)
+		s.Nodes, p.nodeEntries, p.nodesIntact = p.nodes(f.val)
 	case "rules":
 		s.Rules = p.rules(f.val)
 	case "replicas":
@@ -220,13 +209,50 @@ func (p *parser) probe(e *yaml.Node) (string, bool) {
 	return e.Value, p.checkText(e, "probe", e.Value)
 }
 
-// timeline replays the membership changes and reports each StepError at
-// the step, or the node entry within it, that it is about. It returns
-// the Timeline, or nil when there is none.
-func (p *parser) timeline(s *sim.Scenario) *timeline.Timeline {
-	if !p.replayable(s) {
-		return nil
+// checkMembership resolves the membership changes as far as the file
+// allows and reports every step that cannot be done; when they resolve
+// completely and cleanly, it checks the cost of the replay too,
+// whatever else is wrong in the file: the parts that failed
+// (keys, rules, values) only lower the estimate, so what it reports
+// stays true once they are fixed. It reports whether the timeline was
+// complete and clean.
+func (p *parser) checkMembership(s *sim.Scenario) bool {
+	m, complete := p.membership(s)
+	if m == nil || !p.replayable(s) {
+		return false
 	}
+	before := len(p.errs)
+	tl := p.timeline(m)
+	if !complete || len(p.errs) > before {
+		return false
+	}
+	p.checkCost(s, tl)
+	return true
+}
+
+// membership returns the part of s whose membership changes are known
+// despite the errors found: all of it (and true), or its starting nodes
+// and the steps before the first one whose effect is unknown (a step
+// that did not decode, or a random choice under a seed that did not),
+// or nil when the starting nodes are unknown. Every later step depends
+// on the broken one, so it is left unchecked rather than misjudged.
+func (p *parser) membership(s *sim.Scenario) (*sim.Scenario, bool) {
+	if !p.nodesIntact || p.aliased {
+		return nil, false
+	}
+	for i, sp := range p.steps {
+		if !sp.intact || (p.seedBroken && s.Steps[i].Random) {
+			cut := *s
+			cut.Steps = s.Steps[:i]
+			return &cut, false
+		}
+	}
+	return s, !p.stepsBroken
+}
+
+// timeline replays the membership changes and reports each StepError at
+// the step, or the node entry within it, that it is about.
+func (p *parser) timeline(s *sim.Scenario) *timeline.Timeline {
 	tl, errs := timeline.NewTimeline(s.Seed, s.Nodes, s.Replicas, s.Steps)
 	for _, e := range errs {
 		n, prefix := p.nodesVal, "nodes: "
@@ -246,17 +272,24 @@ func (p *parser) timeline(s *sim.Scenario) *timeline.Timeline {
 	return tl
 }
 
-// replayable reports whether s is within MaxNodeSteps.
+// replayable reports whether s is within Limits.NodeSteps: its distinct
+// node names (a node removed and added again is one) times its states.
 func (p *parser) replayable(s *sim.Scenario) bool {
-	nodes := len(s.Nodes)
+	names := map[string]bool{}
+	for _, n := range s.Nodes {
+		names[n.Name] = true
+	}
 	for _, st := range s.Steps {
 		if st.Op == timeline.OpAdd {
-			nodes += len(st.Nodes)
+			for _, n := range st.Nodes {
+				names[n.Name] = true
+			}
 		}
 	}
-	if work := nodes * (len(s.Steps) + 1); work > MaxNodeSteps {
-		p.errorf(p.nodesVal, "up to %d nodes over %d steps is too much to replay: %d node-steps, over the limit of %d (MaxNodeSteps); use fewer nodes or steps",
-			nodes, len(s.Steps)+1, work, MaxNodeSteps)
+	states := len(s.Steps) + 1
+	if work := int64(len(names)) * int64(states); work > int64(p.lim.NodeSteps) {
+		p.errorf(p.nodesVal, "node-steps: %s over %s is %s node-steps, over the limit of %s; raise it with -max-node-steps, or use fewer nodes or steps",
+			text.Plural(len(names), "node name", "node names"), text.Plural(states, "state", "states"), count64(work), text.Count(p.lim.NodeSteps))
 		return false
 	}
 	return true

@@ -15,20 +15,26 @@ import (
 // opKeys are the operations a step may hold, in sim.Op order.
 var opKeys = []string{"add", "remove", "fail", "recover", "vnodes", "replicas", "weight", "partitions", "shards"}
 
-// stepPos records where a step's parts are, to place Timeline errors.
+// stepPos records where a step's parts are, to place Timeline errors,
+// and whether its effect on the membership is known despite any error in
+// it (intact): a step with a bad weight or vnodes value is, one with an
+// unknown or a second operation, or a node name that is wrong, is not.
 type stepPos struct {
 	op      *yaml.Node   // the operation's key
 	entries []*yaml.Node // the entry behind each of the step's Nodes
+	intact  bool
 }
 
 // stepList decodes the steps; p.steps gets one stepPos per step.
 func (p *parser) stepList(n *yaml.Node) []timeline.Step {
 	if n.Kind != yaml.SequenceNode {
 		p.typeError(n, "steps", "a list such as [{add: f}, {remove: a}]")
+		p.stepsBroken = true
 		return nil
 	}
 	if len(n.Content) > p.lim.Steps {
 		p.overLimit(n, "steps", text.Count(len(n.Content)), "steps", p.lim.Steps, "-max-steps")
+		p.stepsBroken = true
 		return nil
 	}
 	var steps []timeline.Step
@@ -50,7 +56,7 @@ func (p *parser) step(n *yaml.Node, num int) (timeline.Step, stepPos) {
 	}
 	ctx := fmt.Sprintf("step %d: ", num)
 	var op *field
-	unknown := false
+	unknown, clear := false, true // clear: no key that could be another operation
 	for _, f := range fs {
 		switch k := f.key.Value; {
 		case k == "note":
@@ -58,8 +64,10 @@ func (p *parser) step(n *yaml.Node, num int) (timeline.Step, stepPos) {
 		case !slices.Contains(opKeys, k):
 			p.unknownOp(f.key, ctx)
 			unknown = true
+			clear = clear && suggest(k, []string{"note"}) != ""
 		case op != nil:
 			p.errorf(f.key, "step %d has two operations, %s and %s; split them into two steps", num, op.key.Value, k)
+			clear = false
 		default:
 			op = &f
 		}
@@ -71,7 +79,8 @@ func (p *parser) step(n *yaml.Node, num int) (timeline.Step, stepPos) {
 		return st, pos
 	}
 	pos.op = op.key
-	pos.entries = p.operation(&st, *op, ctx)
+	pos.entries, pos.intact = p.operation(&st, *op, ctx)
+	pos.intact = pos.intact && clear
 	return st, pos
 }
 
@@ -99,8 +108,10 @@ func (p *parser) unknownOp(k *yaml.Node, ctx string) {
 }
 
 // operation decodes the operation f into st and returns the YAML entry
-// behind each of st.Nodes.
-func (p *parser) operation(st *timeline.Step, f field, ctx string) []*yaml.Node {
+// behind each of st.Nodes, and whether the nodes it acts on are known
+// (a wrong value of vnodes, replicas, partitions, shards or a weight
+// changes no membership).
+func (p *parser) operation(st *timeline.Step, f field, ctx string) ([]*yaml.Node, bool) {
 	st.Op = timeline.Op(slices.Index(opKeys, f.key.Value) + 1)
 	v := f.val
 	switch st.Op {
@@ -116,22 +127,21 @@ func (p *parser) operation(st *timeline.Step, f field, ctx string) []*yaml.Node 
 	case timeline.OpWeight:
 		var entries []*yaml.Node
 		st.Nodes, entries = p.weights(v, ctx)
-		return entries
+		return entries, true
 	case timeline.OpRemove, timeline.OpFail:
 		st.Random = isWord(v, "random")
 	case timeline.OpRecover:
 		st.All = isWord(v, "all")
 	}
 	if st.Op == timeline.OpVNodes || st.Op == timeline.OpReplicas || st.Op == timeline.OpPartitions || st.Op == timeline.OpShards || st.Random || st.All {
-		return nil
+		return nil, true
 	}
 	if v.Kind == yaml.MappingNode && st.Op != timeline.OpAdd {
-		st.Where, _ = p.selector(v, ctx, st.Op)
-		return nil
+		var ok bool
+		st.Where, ok = p.selector(v, ctx, st.Op)
+		return nil, ok
 	}
-	var entries []*yaml.Node
-	st.Nodes, entries = p.targets(v, ctx, st.Op)
-	return entries
+	return p.targets(v, ctx, st.Op, &st.Nodes)
 }
 
 // isWord reports whether n is the plain string word.
@@ -139,23 +149,27 @@ func isWord(n *yaml.Node, word string) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == tagStr && n.Value == word
 }
 
-// targets decodes the nodes an add, remove, fail or recover step names:
-// one entry or a non-empty list of them; only add takes weights.
-func (p *parser) targets(v *yaml.Node, ctx string, op timeline.Op) ([]timeline.NodeSpec, []*yaml.Node) {
+// targets decodes into nodes the nodes an add, remove, fail or recover
+// step names: one entry or a non-empty list of them; only add takes
+// weights. It returns the entry behind each node and whether every
+// entry named one.
+func (p *parser) targets(v *yaml.Node, ctx string, op timeline.Op, nodes *[]timeline.NodeSpec) ([]*yaml.Node, bool) {
 	weighted := op == timeline.OpAdd
 	list := []*yaml.Node{v}
 	switch {
 	case v.Kind == yaml.SequenceNode && len(v.Content) == 0:
 		p.errorf(v, "%s%s needs at least one node; got an empty list", ctx, op)
-		return nil, nil
+		return nil, false
 	case v.Kind == yaml.SequenceNode:
 		list = v.Content
 	case v.Kind == yaml.ScalarNode, v.Kind == yaml.MappingNode && weighted:
 	default:
 		p.typeError(v, ctx+op.String(), targetsWant(op))
-		return nil, nil
+		return nil, false
 	}
-	return p.entries(list, ctx, weighted)
+	specs, entries, intact := p.entries(list, ctx, weighted)
+	*nodes = specs
+	return entries, intact
 }
 
 // targetsWant describes what an operation takes, for messages.

@@ -191,6 +191,7 @@ func (p *parser) sweepValue(e *yaml.Node, param, ctx string) (float64, bool) {
 	switch param {
 	case sweep.VNodes:
 		v, ok = p.intIn(e, ctx+" value", 1, MaxVNodes)
+		p.noteVNodes(e, v) // within -max-points like the rules' own vnodes
 	case sweep.Nodes:
 		v, ok = p.intIn(e, ctx+" value", 1, MaxNodes)
 	case sweep.M:
@@ -198,7 +199,12 @@ func (p *parser) sweepValue(e *yaml.Node, param, ctx string) (float64, bool) {
 	case sweep.Replicas:
 		v, ok = p.intIn(e, ctx+" value", 1, MaxReplicas)
 	case sweep.Epsilon:
-		return p.positive(e, ctx+" value")
+		f, ok := p.positive(e, ctx+" value")
+		if limit := anyParam(sweep.Epsilon).Max; ok && f > float64(limit) {
+			p.errorf(e, "%s value must be at most %d; got %s", ctx, limit, e.Value)
+			return 0, false
+		}
+		return f, ok
 	}
 	return float64(v), ok
 }
