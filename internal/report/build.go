@@ -30,7 +30,14 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		Rules:   ruleInfos(res),
 		Summary: summary(res),
 	}
-	r.Comparison = comparison(res, r.Summary)
+	r.MemberSteps, r.ReconfSteps = splitSteps(res)
+	r.MemberText, r.ReconfText = stepsText(r.MemberSteps), stepsText(r.ReconfSteps)
+	for i := range r.Summary {
+		r.Summary[i].MemberMoved = sumMoved(res, i, r.MemberSteps)
+		r.Summary[i].ReconfMoved = sumMoved(res, i, r.ReconfSteps)
+	}
+	r.Comparison = comparison(res, r)
+	r.Choices = choices(res, r.Summary)
 	r.Requests = requestSummary(res)
 	r.Transfers = transferTable(res)
 	for _, o := range res.Check() {
@@ -43,6 +50,7 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 	r.Probes = probeTable(res)
 	r.Migrations = migrationTables(res, r.Steps)
 	placeFigures(r, figs)
+	r.Guide = guide(r.Steps)
 	return r, nil
 }
 

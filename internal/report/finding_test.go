@@ -3,20 +3,33 @@ package report
 import "testing"
 
 func TestFinding(t *testing.T) {
-	row := func(label string, moved int) SummaryRow { return SummaryRow{Label: label, TotalMoved: moved} }
+	row := func(label string, moved int) SummaryRow {
+		return SummaryRow{Label: label, TotalMoved: moved + 1000, MemberMoved: moved, ReconfMoved: 1000}
+	}
+	steps := func(n int) []int { return make([]int, n) }
+	dev := func(devs ...float64) StepSection {
+		sec := StepSection{}
+		for i, d := range devs {
+			sec.Rows = append(sec.Rows, StepRow{Label: []string{"ring", "modulo"}[i], WorstDeviation: d})
+		}
+		return sec
+	}
 	tests := []struct {
 		name string
 		r    Report
 		want string
 	}{
-		{"two rules", Report{Setup: Setup{Changes: 13}, Summary: []SummaryRow{row("ring", 3658), row("modulo", 6974)}},
-			"Over 13 changes ring moved 3,658 keys and modulo 6,974 (1.91× as many as ring)."},
+		{"two rules", Report{Setup: Setup{Changes: 13}, MemberSteps: steps(9), Summary: []SummaryRow{row("ring", 3658), row("modulo", 6974)}},
+			"Over 9 membership changes ring moved 3,658 keys and modulo 6,974 (1.91× as many as ring)."},
+		{"reconfigurations only", Report{Setup: Setup{Changes: 5}, ReconfSteps: steps(5), Summary: []SummaryRow{row("ring", 0), row("modulo", 0)},
+			Steps: []StepSection{dev(1.5, 0.031), dev(0.5, 0.031), dev(0.021, 0.031)}},
+			"Over 5 reconfigurations the node furthest from its fair share goes from 150.0% off to 2.1% under ring and from 3.1% off to 3.1% under modulo."},
 		{"no changes", Report{Summary: []SummaryRow{row("ring", 0)}},
 			"The scenario makes no changes after the starting cluster, so no keys move."},
-		{"many rules", Report{Setup: Setup{Changes: 1}, Summary: []SummaryRow{row("a", 50), row("b", 10), row("c", 30), row("d", 40)}},
-			"Over 1 change b moved the fewest keys of 4 rules (10) and a the most (50, 5.00× as many)."},
-		{"many equal rules", Report{Setup: Setup{Changes: 2}, Summary: []SummaryRow{row("a", 5), row("b", 5), row("c", 5), row("d", 5)}},
-			"Over 2 changes a moved 5 keys, b 5 (as many as a), c 5 (as many as a) and d 5 (as many as a)."},
+		{"many rules", Report{Setup: Setup{Changes: 1}, MemberSteps: steps(1), Summary: []SummaryRow{row("a", 50), row("b", 10), row("c", 30), row("d", 40)}},
+			"Over 1 membership change b moved the fewest keys of 4 rules (10) and a the most (50, 5.00× as many)."},
+		{"many equal rules", Report{Setup: Setup{Changes: 2}, MemberSteps: steps(2), Summary: []SummaryRow{row("a", 5), row("b", 5), row("c", 5), row("d", 5)}},
+			"Over 2 membership changes a moved 5 keys, b 5 (as many as a), c 5 (as many as a) and d 5 (as many as a)."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
