@@ -83,3 +83,59 @@ func devChange(first, last []StepRow, i int) float64 {
 	}
 	return d
 }
+
+// KeyFigure is the one number a gallery card shows large, with what it
+// measures in words.
+type KeyFigure struct {
+	// Value is the number as shown, e.g. "5.74×" or "139.9% → 4.5%".
+	Value string
+	// Label says what it is, e.g. "the keys modulo moved, as a multiple of
+	// ring's, over 9 membership changes".
+	Label string
+}
+
+// Key returns a report's key figure, the number behind its Finding: with
+// membership changes and two or more rules, how many times the keys of
+// the rule that moved the fewest the rule that moved the most moved in
+// them; with reconfigurations only, the worst deviation from the fair
+// share at step 0 and at the end under the rule whose deviation changed
+// the most; with one rule, its total moves as a multiple of K. ok is
+// false when there is no such number (no changes, or no rule moved a key
+// in the membership changes).
+func Key(r *Report) (k KeyFigure, ok bool) {
+	rows := r.Summary
+	switch {
+	case r.Setup.Changes == 0 || len(rows) == 0 || len(r.Steps) < 2:
+		return k, false
+	case len(rows) == 1:
+		return KeyFigure{Value: fixed(2, rows[0].TimesK) + " × K",
+			Label: rows[0].Label + "'s keys moved over " + plural(r.Setup.Changes, "change", "changes") + ", as a multiple of the keys"}, true
+	case len(r.MemberSteps) == 0:
+		first, last := r.Steps[0].Rows, r.Steps[len(r.Steps)-1].Rows
+		most := 0
+		for i := range first {
+			if devChange(first, last, i) > devChange(first, last, most) {
+				most = i
+			}
+		}
+		return KeyFigure{Value: pct(first[most].WorstDeviation) + " → " + pct(last[most].WorstDeviation),
+			Label: "the worst deviation from the fair share under " + first[most].Label + ", at step 0 and after " +
+				plural(len(r.ReconfSteps), "reconfiguration", "reconfigurations")}, true
+	}
+	best, worst := 0, 0
+	for i, row := range rows {
+		if row.MemberMoved < rows[best].MemberMoved {
+			best = i
+		}
+		if row.MemberMoved > rows[worst].MemberMoved {
+			worst = i
+		}
+	}
+	b, w := rows[best], rows[worst]
+	if b.MemberMoved == 0 || best == worst {
+		return k, false
+	}
+	return KeyFigure{Value: times(ratio(w.MemberMoved, b.MemberMoved)),
+		Label: "the keys " + w.Label + " moved, as a multiple of " + b.Label + "'s, over " +
+			plural(len(r.MemberSteps), "membership change", "membership changes")}, true
+}

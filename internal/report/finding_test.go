@@ -49,3 +49,31 @@ func TestFindingFromReplay(t *testing.T) {
 		t.Errorf("Finding = %q, want a sentence starting with \"Over \"", got)
 	}
 }
+
+// TestKey checks the gallery's key figure against hand-built reports.
+func TestKey(t *testing.T) {
+	row := func(label string, member int) SummaryRow { return SummaryRow{Label: label, MemberMoved: member, TimesK: 1.5} }
+	two := []StepSection{{}, {}}
+	tests := []struct {
+		name string
+		r    Report
+		want KeyFigure
+		ok   bool
+	}{
+		{"ratio", Report{Setup: Setup{Changes: 13}, MemberSteps: make([]int, 9), Steps: two,
+			Summary: []SummaryRow{row("ring", 1214), row("modulo", 6974)}},
+			KeyFigure{"5.74×", "the keys modulo moved, as a multiple of ring's, over 9 membership changes"}, true},
+		{"one rule", Report{Setup: Setup{Changes: 2}, MemberSteps: make([]int, 2), Steps: two, Summary: []SummaryRow{row("ring", 5)}},
+			KeyFigure{"1.50 × K", "ring's keys moved over 2 changes, as a multiple of the keys"}, true},
+		{"nothing moved", Report{Setup: Setup{Changes: 1}, MemberSteps: make([]int, 1), Steps: two,
+			Summary: []SummaryRow{row("ring", 0), row("modulo", 0)}}, KeyFigure{}, false},
+		{"no changes", Report{Summary: []SummaryRow{row("ring", 0)}, Steps: two[:1]}, KeyFigure{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, ok := Key(&tt.r); got != tt.want || ok != tt.ok {
+				t.Errorf("Key = %q, %v; want %q, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
