@@ -29,8 +29,9 @@ type Choice struct {
 	For string
 	// Metric says what was measured, e.g. "keys moved in those steps".
 	Metric string
-	// Best are the labels of the rules the numbers favour, in scenario
-	// order; empty when the numbers do not separate the rules.
+	// Best are the labels of the rules the numbers favour, lowest figure
+	// first (ties in scenario order); empty when the numbers do not
+	// separate the rules.
 	Best []string
 	// Measured gives every rule's figure, lowest first, with its
 	// multiple of the lowest: "ring 460 · modulo 3,100 (6.74×)".
@@ -133,8 +134,8 @@ func choose(names []string, vals []float64, format func(float64) string) Choice 
 		parts = append(parts, s)
 	}
 	c.Measured = strings.Join(parts, " · ")
-	for i, v := range vals {
-		if within(v, lo) {
+	for _, i := range order {
+		if within(vals[i], lo) {
 			c.Best = append(c.Best, names[i])
 		}
 	}

@@ -25,25 +25,7 @@ func Finding(r *Report) string {
 	}
 	over := "Over " + plural(len(r.MemberSteps), "membership change", "membership changes")
 	moved := func(s SummaryRow) int { return s.MemberMoved }
-	best, worst := 0, 0
-	for i, row := range rows {
-		if moved(row) < moved(rows[best]) {
-			best = i
-		}
-		if moved(row) > moved(rows[worst]) {
-			worst = i
-		}
-	}
-	if len(rows) <= maxFindingRules || best == worst {
-		return movedSentence(rows, over, moved)
-	}
-	b, w := rows[best], rows[worst]
-	s := fmt.Sprintf("%s %s moved the fewest keys of %d rules (%s) and %s the most (%s",
-		over, b.Label, len(rows), count(moved(b)), w.Label, count(moved(w)))
-	if moved(b) > 0 {
-		s += ", " + times(ratio(moved(w), moved(b))) + " as many"
-	}
-	return s + ")."
+	return movedSentence(rows, over, moved, maxFindingRules)
 }
 
 // balanceFinding says, for a run of reconfigurations only, how each rule's

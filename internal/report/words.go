@@ -64,11 +64,11 @@ func comparison(res *sim.Result, r *Report) string {
 	var parts []string
 	if n := len(r.MemberSteps); n > 0 {
 		parts = append(parts, movedSentence(r.Summary, "Over the "+plural(n, "membership change", "membership changes")+" ("+r.MemberText+")",
-			func(s SummaryRow) int { return s.MemberMoved }))
+			func(s SummaryRow) int { return s.MemberMoved }, maxStoryRules))
 	}
 	if n := len(r.ReconfSteps); n > 0 {
 		parts = append(parts, movedSentence(r.Summary, "Over the "+plural(n, "reconfiguration", "reconfigurations")+" ("+r.ReconfText+")",
-			func(s SummaryRow) int { return s.ReconfMoved }))
+			func(s SummaryRow) int { return s.ReconfMoved }, maxStoryRules))
 	}
 	return strings.Join(parts, " ") + " " + balanceSentence(r.Summary)
 }
@@ -76,13 +76,26 @@ func comparison(res *sim.Result, r *Report) string {
 // movedSentence gives every rule's moves (of moved) in one sentence after
 // the opening over, each compared with the rule that moved fewest: "Over
 // the 9 membership changes (steps 1–3, 7–12) ring moved 1,158 keys and
-// modulo 6,974 (6.02× as many as ring)."
-func movedSentence(rows []SummaryRow, over string, moved func(SummaryRow) int) string {
-	best := 0
+// modulo 6,974 (6.02× as many as ring)." With more than max rules that
+// differ, it names only the rules that moved the fewest and the most.
+func movedSentence(rows []SummaryRow, over string, moved func(SummaryRow) int, max int) string {
+	best, worst := 0, 0
 	for i, r := range rows {
 		if moved(r) < moved(rows[best]) {
 			best = i
 		}
+		if moved(r) > moved(rows[worst]) {
+			worst = i
+		}
+	}
+	if len(rows) > max && best != worst {
+		b, w := rows[best], rows[worst]
+		s := fmt.Sprintf("%s %s moved the fewest keys of %d rules (%s) and %s the most (%s",
+			over, b.Label, len(rows), count(moved(b)), w.Label, count(moved(w)))
+		if moved(b) > 0 {
+			s += ", " + times(ratio(moved(w), moved(b))) + " as many"
+		}
+		return s + ")."
 	}
 	parts := make([]string, len(rows))
 	for i, r := range rows {
@@ -114,8 +127,16 @@ func movedPhrase(rows []SummaryRow, i, best int, moved func(SummaryRow) int) str
 	return s + " (" + times(ratio(n, moved(b))) + " as many as " + b.Label + ")"
 }
 
-// balanceSentence gives every rule's worst deviation at the last step.
+// balanceSentence gives every rule's worst deviation at the last step,
+// or with more than maxStoryRules rules the most and the least even.
 func balanceSentence(rows []SummaryRow) string {
+	if len(rows) > maxStoryRules {
+		steps := make([]StepRow, len(rows))
+		for i, r := range rows {
+			steps[i] = StepRow{Label: r.Label, WorstDeviation: r.WorstDeviation}
+		}
+		return "At the last step " + deviationClause(steps)
+	}
 	parts := make([]string, len(rows))
 	for i, r := range rows {
 		parts[i] = pct(r.WorstDeviation) + " under " + r.Label
