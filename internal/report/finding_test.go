@@ -52,7 +52,9 @@ func TestFindingFromReplay(t *testing.T) {
 
 // TestKey checks the gallery's key figure against hand-built reports.
 func TestKey(t *testing.T) {
-	row := func(label string, member int) SummaryRow { return SummaryRow{Label: label, MemberMoved: member, TimesK: 1.5} }
+	row := func(label string, member int) SummaryRow {
+		return SummaryRow{Label: label, MemberMoved: member, TimesK: 1.5}
+	}
 	two := []StepSection{{}, {}}
 	tests := []struct {
 		name string
