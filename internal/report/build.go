@@ -33,7 +33,14 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		Rules:   ruleInfos(res),
 		Summary: summary(res),
 	}
-	r.Comparison = comparison(res, r.Summary)
+	r.MemberSteps, r.ReconfSteps = splitSteps(res)
+	r.MemberText, r.ReconfText = stepsText(r.MemberSteps), stepsText(r.ReconfSteps)
+	for i := range r.Summary {
+		r.Summary[i].MemberMoved = sumMoved(res, i, r.MemberSteps)
+		r.Summary[i].ReconfMoved = sumMoved(res, i, r.ReconfSteps)
+	}
+	r.Comparison = comparison(res, r)
+	r.Choices = choices(res, r.Summary)
 	r.Requests = requestSummary(res)
 	r.Transfers = transferTable(res)
 	for _, o := range res.Check() {
@@ -46,6 +53,7 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 	r.Probes = probeTable(res)
 	r.Migrations = migrationTables(res, r.Steps)
 	placeFigures(r, figs)
+	r.Guide = guide(r.Steps)
 	return r, nil
 }
 
@@ -229,8 +237,8 @@ func summary(res *sim.Result) []SummaryRow {
 			TimesK:         ratio(moved, k),
 			TotalIdeal:     ideal,
 			Ratio:          ratio(moved, ideal),
-			Changes:        changes,
-			ChangesMoved:   changesMoved,
+			OptimumSteps:        changes,
+			OptimumMoved:   changesMoved,
 			TotalOptimum:   optimum,
 			OptimumRatio:   ratio(changesMoved, optimum),
 			PeakToMean:     b.PeakToMean,

@@ -22,8 +22,23 @@ type Report struct {
 	Rules []RuleInfo
 	// Summary holds one row per rule, in scenario order.
 	Summary []SummaryRow
-	// Comparison is a sentence or two comparing the rules in words.
+	// Comparison is a sentence or two comparing the rules in words: the
+	// keys each moved in membership changes and in reconfigurations
+	// (separately), then the balance at the end.
 	Comparison string
+	// MemberSteps and ReconfSteps are the steps after the start that are
+	// membership changes and reconfigurations (see Membership), and
+	// MemberText and ReconfText the same as "steps 1–3, 7"; "" when none.
+	MemberSteps, ReconfSteps []int
+	MemberText, ReconfText   string
+	// Choices is the recommendation table: per kind of change the
+	// scenario makes, and for balance, the rules its numbers favour; nil
+	// with a single rule.
+	Choices []Choice
+	// Guide says once per page how to read each kind of step figure: what
+	// the captions of that kind have in common, which the step figures'
+	// own captions then leave out.
+	Guide []FigureGuide
 	// Requests is the request load at the end and the hot keys, or nil
 	// when the keys carry no request counts.
 	Requests *RequestSummary
@@ -112,13 +127,14 @@ type SummaryRow struct {
 	TotalIdeal int
 	// Ratio is TotalMoved / TotalIdeal, NaN when TotalIdeal is 0.
 	Ratio float64
-	// Changes counts the membership changes (add, remove, fail, recover,
-	// weight): the steps where the optimum is defined.
-	Changes int
-	// ChangesMoved is the keys moved at those steps, TotalOptimum the sum
+	// OptimumSteps counts the steps where the optimum is defined: the
+	// membership changes (see Membership) and the weight changes, the
+	// steps that change a node's fair share.
+	OptimumSteps int
+	// OptimumMoved is the keys moved at those steps, TotalOptimum the sum
 	// of their optima, and OptimumRatio the one over the other, NaN when
 	// TotalOptimum is 0.
-	ChangesMoved, TotalOptimum int
+	OptimumMoved, TotalOptimum int
 	OptimumRatio               float64
 	// PeakToMean is the most loaded node's load over its fair share at
 	// the last step.
@@ -129,6 +145,20 @@ type SummaryRow struct {
 	// Recurrences lists the steps whose placement repeats an earlier
 	// one, in words, e.g. "steps 4–9 repeat step 3"; "none" when none do.
 	Recurrences string
+	// MemberMoved and ReconfMoved split TotalMoved into the keys moved in
+	// membership changes and in reconfigurations (Report.MemberSteps,
+	// Report.ReconfSteps); they sum to TotalMoved.
+	MemberMoved, ReconfMoved int
+}
+
+// FigureGuide is how to read one kind of step figure, said once.
+type FigureGuide struct {
+	// What names the figure kind, from its title, e.g. "Who owns which
+	// part of the hash circle".
+	What string
+	// Text is the sentences every (or more than one) figure of the kind
+	// shares.
+	Text string
 }
 
 // StepSection is one step's section of the report.
@@ -181,7 +211,15 @@ type StepSection struct {
 	// Streams holds one entry per rule that made replica copies at this
 	// step (with replicas > 1).
 	Streams []StepStreams
-	// Figures are the figures of this step, in svg.Figures order.
+	// Story is one sentence (two after a reconfiguration) saying what
+	// the step was, a membership change or a reconfiguration (see
+	// Membership), what each rule moved and copied, which placements
+	// recur and, after a reconfiguration, how even the loads are.
+	Story string
+	// Membership reports that the step is a membership change.
+	Membership bool
+	// Figures are the figures of this step, in svg.Figures order; their
+	// captions keep only what is particular to the step (see FigureGuide).
 	Figures []FigureRef
 	// Bands are the rules' figures at this step over the seeds, when the
 	// scenario has seeds: and no sweep; nil otherwise.
@@ -209,6 +247,9 @@ type StepRow struct {
 	// Recurrence says in words whether the placement repeats an earlier
 	// step's, e.g. "returns to the placement of step 3", or is "".
 	Recurrence string
+	// RecursTo is the earliest earlier step whose placement this one
+	// repeats key by key, or -1.
+	RecursTo int
 	// ReplicaMoved, Copies and UnderReplicated are the replica counts.
 	ReplicaMoved, Copies, UnderReplicated int
 	// BelowQuorum, Unavailable and ZoneCollisions are the availability

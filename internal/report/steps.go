@@ -42,6 +42,8 @@ func stepSection(res *sim.Result, i int) StepSection {
 			sec.Notes = append(sec.Notes, RuleNote{Label: rr.Spec.Label, Text: n})
 		}
 	}
+	sec.Membership = Membership(st.Op)
+	sec.Story = stepStory(res, i, &sec)
 	return sec
 }
 
@@ -65,6 +67,7 @@ func stepRow(res *sim.Result, r, i int) StepRow {
 		CV:              b.CV,
 		NoiseCV:         b.NoiseCV,
 		Recurrence:      recurrence(sr),
+		RecursTo:        sr.Recurs,
 		ReplicaMoved:    sr.ReplicaMoved,
 		Copies:          sr.Copies,
 		UnderReplicated: sr.UnderReplicated,

@@ -54,74 +54,89 @@ func recurrences(steps []sim.StepResult) string {
 	return strings.Join(parts, "; ")
 }
 
-// comparison compares the rules' total moves in a sentence, relative to
-// the rule that moved the fewest keys, then their balance at the end.
-func comparison(res *sim.Result, rows []SummaryRow) string {
-	changes := len(res.Timeline.States) - 1
-	if changes == 0 {
+// comparison compares the rules in words: the keys each moved in the
+// membership changes and, separately, in the reconfigurations, each time
+// relative to the rule that moved the fewest, then the balance at the end.
+func comparison(res *sim.Result, r *Report) string {
+	if len(res.Timeline.States) == 1 {
 		return "The scenario makes no changes after the starting cluster, so no keys move."
 	}
-	best := 0
-	for i, r := range rows {
-		if r.TotalMoved < rows[best].TotalMoved {
-			best = i
-		}
+	var parts []string
+	if n := len(r.MemberSteps); n > 0 {
+		parts = append(parts, movedSentence(r.Summary, "Over the "+plural(n, "membership change", "membership changes")+" ("+r.MemberText+")",
+			func(s SummaryRow) int { return s.MemberMoved }, maxStoryRules))
 	}
-	return movedSentence(rows, best, changes) + " " + balanceSentence(rows)
+	if n := len(r.ReconfSteps); n > 0 {
+		parts = append(parts, movedSentence(r.Summary, "Over the "+plural(n, "reconfiguration", "reconfigurations")+" ("+r.ReconfText+")",
+			func(s SummaryRow) int { return s.ReconfMoved }, maxStoryRules))
+	}
+	return strings.Join(parts, " ") + " " + balanceSentence(r.Summary)
 }
 
-// movedSentence gives every rule's total moves in one sentence, each
-// compared with the rule that moved fewest (rows[best]): "Over 13 changes
-// ring moved 3,658 keys and modulo 6,974 (1.91× as many as ring)."
-func movedSentence(rows []SummaryRow, best, changes int) string {
+// movedSentence gives every rule's moves (of moved) in one sentence after
+// the opening over, each compared with the rule that moved fewest: "Over
+// the 9 membership changes (steps 1–3, 7–12) ring moved 1,158 keys and
+// modulo 6,974 (6.02× as many as ring)." With more than max rules that
+// differ, it names only the rules that moved the fewest and the most.
+func movedSentence(rows []SummaryRow, over string, moved func(SummaryRow) int, max int) string {
+	best, worst := 0, 0
+	for i, r := range rows {
+		if moved(r) < moved(rows[best]) {
+			best = i
+		}
+		if moved(r) > moved(rows[worst]) {
+			worst = i
+		}
+	}
+	if len(rows) > max && best != worst {
+		b, w := rows[best], rows[worst]
+		s := fmt.Sprintf("%s %s moved the fewest keys of %d rules (%s) and %s the most (%s",
+			over, b.Label, len(rows), count(moved(b)), w.Label, count(moved(w)))
+		if moved(b) > 0 {
+			s += ", " + times(ratio(moved(w), moved(b))) + " as many"
+		}
+		return s + ")."
+	}
 	parts := make([]string, len(rows))
 	for i, r := range rows {
 		verb := " "
 		if i == 0 {
 			verb = " moved "
 		}
-		parts[i] = r.Label + verb + movedPhrase(rows, i, best)
+		parts[i] = r.Label + verb + movedPhrase(rows, i, best, moved)
 	}
-	return fmt.Sprintf("Over %s %s.", plural(changes, "change", "changes"), list(parts))
+	return fmt.Sprintf("%s %s.", over, list(parts))
 }
 
 // movedPhrase is "3,114 keys" for the first rule, a bare count for the
 // others, with the ratio to the rule that moved fewest: "8,102 (2.60× as
 // many as ring)".
-func movedPhrase(rows []SummaryRow, i, best int) string {
-	n := rows[i].TotalMoved
+func movedPhrase(rows []SummaryRow, i, best int, moved func(SummaryRow) int) string {
+	n := moved(rows[i])
 	s := count(n)
 	if i == 0 {
 		s = plural(n, "key", "keys")
 	}
 	b := rows[best]
 	switch {
-	case len(rows) == 1:
-		return s + " (" + fixed(2, rows[i].TimesK) + " × K" + optimumClause(rows[i]) + ")"
-	case i == best || b.TotalMoved == 0:
+	case len(rows) == 1 || i == best || moved(b) == 0:
 		return s
-	case n == b.TotalMoved:
+	case n == moved(b):
 		return s + " (as many as " + b.Label + ")"
 	}
-	return s + " (" + times(ratio(n, b.TotalMoved)) + " as many as " + b.Label + ")"
+	return s + " (" + times(ratio(n, moved(b))) + " as many as " + b.Label + ")"
 }
 
-// optimumClause compares a rule's moves at the membership changes with
-// their optimum: "; at the 8 membership changes 1.02× their optimum", or
-// "" when there is no optimum to compare with.
-func optimumClause(row SummaryRow) string {
-	if row.TotalOptimum == 0 {
-		return ""
-	}
-	their := "their"
-	if row.Changes == 1 {
-		their = "its"
-	}
-	return "; at the " + plural(row.Changes, "membership change", "membership changes") + " " + times(row.OptimumRatio) + " " + their + " optimum"
-}
-
-// balanceSentence gives every rule's worst deviation at the last step.
+// balanceSentence gives every rule's worst deviation at the last step,
+// or with more than maxStoryRules rules the most and the least even.
 func balanceSentence(rows []SummaryRow) string {
+	if len(rows) > maxStoryRules {
+		steps := make([]StepRow, len(rows))
+		for i, r := range rows {
+			steps[i] = StepRow{Label: r.Label, WorstDeviation: r.WorstDeviation}
+		}
+		return "At the last step " + deviationClause(steps)
+	}
 	parts := make([]string, len(rows))
 	for i, r := range rows {
 		parts[i] = pct(r.WorstDeviation) + " under " + r.Label

@@ -126,7 +126,7 @@ var Metrics = []Metric{
 		value: count(func(s *StepResult) int { return s.ZoneCollisions })},
 	{Name: "repartitioned", Doc: "keys whose Kafka partition or Elasticsearch shard changed", Expect: true,
 		value: count(func(s *StepResult) int { return s.Repartitioned })},
-	{Name: "optimum", Doc: "the classic optimum of a membership change: the joining nodes' fair share, the keys the leaving nodes held, or a weight change's shift of fair shares; none at step 0 and reconfigurations", Expect: true,
+	{Name: "optimum", Doc: "the classic optimum of a step that changes fair shares (add, remove, fail, recover, weight): the joining nodes' fair share, the keys the leaving nodes held, or a weight change's shift of fair shares; none at step 0 and at vnodes, replicas, partitions and shards steps", Expect: true,
 		value: func(a *At) Value { n, ok := a.Res.Optimum(a.R, a.I); return Value{N: int64(n), OK: ok} }},
 }
 

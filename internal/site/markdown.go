@@ -11,6 +11,10 @@ package site
 //     a lazily loaded <img> of its page form: see linkSteps) — once per
 //     figure, other references staying images of the file,
 //   - wraps every table in a horizontally scrolling region,
+//   - folds every step section into a <details> whose <summary> shows
+//     the step's heading and its first paragraph (the step's sentence,
+//     report.StepSection.Story), so that a page of many steps reads as a
+//     list of what happened, each opening on demand,
 //   - gives every "Step N: ..." heading the stable id "step-N", and the
 //     headings of the text before the first section (about:) ids of
 //     their own, "about-...", that cannot take a section's.
@@ -195,6 +199,7 @@ func (pageTransformer) Transform(doc *ast.Document, reader text.Reader, pc parse
 		t.Parent().ReplaceChild(t.Parent(), t, box)
 		box.AppendChild(box, t)
 	}
+	foldSteps(doc, src)
 	pc.Set(headingsKey, heads)
 }
 
@@ -289,12 +294,99 @@ func inlineFigure(p *ast.Paragraph, fig *svg.Figure, linked bool) {
 	parent.ReplaceChild(parent, p, node)
 }
 
-// pageRenderer renders figure and scroll nodes.
+// stepNode is a step section folded into <details>: its first child is a
+// stepSummary, its second a stepBody.
+type stepNode struct{ ast.BaseBlock }
+
+// stepSummary holds a step's heading and, in a storyNode, the inlines of
+// its first paragraph.
+type stepSummary struct{ ast.BaseBlock }
+
+// storyNode is a step's sentence inside its summary, where only phrasing
+// content may stand beside the heading.
+type storyNode struct{ ast.BaseBlock }
+
+// stepBody is the rest of a step section.
+type stepBody struct{ ast.BaseBlock }
+
+var (
+	kindStep        = ast.NewNodeKind("RingreportStep")
+	kindStepSummary = ast.NewNodeKind("RingreportStepSummary")
+	kindStory       = ast.NewNodeKind("RingreportStory")
+	kindStepBody    = ast.NewNodeKind("RingreportStepBody")
+)
+
+func (n *stepNode) Kind() ast.NodeKind    { return kindStep }
+func (n *stepSummary) Kind() ast.NodeKind { return kindStepSummary }
+func (n *storyNode) Kind() ast.NodeKind   { return kindStory }
+func (n *stepBody) Kind() ast.NodeKind    { return kindStepBody }
+
+func (n *stepNode) Dump(src []byte, level int)    { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *stepSummary) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *storyNode) Dump(src []byte, level int)   { ast.DumpHelper(n, src, level, nil, nil) }
+func (n *stepBody) Dump(src []byte, level int)    { ast.DumpHelper(n, src, level, nil, nil) }
+
+// foldSteps folds each top-level step section — a "Step N: ..." heading
+// of level 2 and the blocks up to the next heading of level 2 — into a
+// stepNode, the heading and the paragraph right after it (when there is
+// one) in its summary.
+func foldSteps(doc *ast.Document, src []byte) {
+	for n := doc.FirstChild(); n != nil; {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Level != 2 || !stepHeading.MatchString(plainText(h, src)) {
+			n = n.NextSibling()
+			continue
+		}
+		step, sum, story, body := &stepNode{}, &stepSummary{}, &storyNode{}, &stepBody{}
+		doc.ReplaceChild(doc, h, step)
+		step.AppendChild(step, sum)
+		step.AppendChild(step, body)
+		sum.AppendChild(sum, h)
+		next := step.NextSibling()
+		if p, ok := next.(*ast.Paragraph); ok {
+			next = p.NextSibling()
+			for c := p.FirstChild(); c != nil; {
+				nc := c.NextSibling()
+				story.AppendChild(story, c)
+				c = nc
+			}
+			doc.RemoveChild(doc, p)
+			sum.AppendChild(sum, story)
+		}
+		for next != nil {
+			if nh, ok := next.(*ast.Heading); ok && nh.Level <= 2 {
+				break
+			}
+			nn := next.NextSibling()
+			body.AppendChild(body, next)
+			next = nn
+		}
+		n = next
+	}
+}
+
+// pageRenderer renders figure, scroll and step nodes.
 type pageRenderer struct{}
 
 func (pageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindFigure, renderFigure)
 	reg.Register(kindScroll, renderScroll)
+	reg.Register(kindStep, tag("<details class=\"step\">\n", "</details>\n"))
+	reg.Register(kindStepSummary, tag("<summary>", "</summary>\n"))
+	reg.Register(kindStory, tag("<span class=\"story\">", "</span>"))
+	reg.Register(kindStepBody, tag("<div class=\"step-body\">\n", "</div>\n"))
+}
+
+// tag renders a node as its children between open and close.
+func tag(open, close string) renderer.NodeRendererFunc {
+	return func(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			_, _ = w.WriteString(open)
+		} else {
+			_, _ = w.WriteString(close)
+		}
+		return ast.WalkContinue, nil
+	}
 }
 
 func renderFigure(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -65,6 +65,9 @@ type Card struct {
 	Title string
 	// Finding is the one-sentence summary (report.Finding).
 	Finding string
+	// KeyValue is the number behind the finding, shown large, and
+	// KeyLabel what it measures (report.Key); both "" when there is none.
+	KeyValue, KeyLabel string
 	// Keys, Nodes and Changes count the keys, the starting nodes and the
 	// steps after step 0.
 	Keys, Nodes, Changes int
@@ -142,6 +145,9 @@ func card(sc *Scenario) Card {
 	}
 	for _, ru := range r.Rules {
 		c.Rules = append(c.Rules, ru.Label)
+	}
+	if k, ok := report.Key(r); ok {
+		c.KeyValue, c.KeyLabel = k.Value, k.Label
 	}
 	if f := thumbnail(sc.Figures); f != nil {
 		// Our own SVG, drawn by package svg.

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,7 +133,7 @@ func TestCustomTemplates(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := fileMap(t, files)
-	if page := string(m["grow/index.html"]); !strings.HasPrefix(page, `<!DOCTYPE html><title>Grow`) || !strings.Contains(page, `<p class="custom">Over 2 changes`) {
+	if page := string(m["grow/index.html"]); !strings.HasPrefix(page, `<!DOCTYPE html><title>Grow`) || !strings.Contains(page, `<p class="custom">Over 2 membership changes`) {
 		t.Errorf("grow/index.html does not come from the custom template:\n%.300s", page)
 	}
 	if !strings.Contains(string(m["index.html"]), `class="cards"`) {
@@ -257,5 +258,32 @@ func TestThemes(t *testing.T) {
 	linked := d["grow/page/step-1-rings.svg"]
 	if !strings.Contains(page, `<img src="page/step-1-rings.svg"`) || !bytes.Contains(linked, []byte("prefers-color-scheme: dark")) || bytes.Contains(linked, []byte("rr-bg")) {
 		t.Errorf("a linking page should show page/step-1-rings.svg in the page's form")
+	}
+}
+
+// TestStepsFold checks that every step section of a page is a <details>
+// whose summary holds the step's heading, with its stable id, and its
+// sentence, and whose body holds the rest of the section.
+func TestStepsFold(t *testing.T) {
+	files, err := Build(smallInputs(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(fileMap(t, files)["grow/index.html"])
+	steps := strings.Split(page, `<details class="step">`)[1:]
+	if len(steps) != 3 {
+		t.Fatalf("%d folded steps, want 3 (steps 0 to 2)", len(steps))
+	}
+	for i, s := range steps {
+		head := fmt.Sprintf(`<summary><h2 id="step-%d">Step %d: `, i, i)
+		body, _, ok := strings.Cut(s, "</details>")
+		switch {
+		case !strings.HasPrefix(s, "\n"+head):
+			t.Errorf("step %d does not open with %q:\n%.200s", i, head, s)
+		case !strings.Contains(body, `<span class="story">`) || !strings.Contains(body, `</span></summary>`):
+			t.Errorf("step %d: no sentence in the summary:\n%.400s", i, s)
+		case !ok || !strings.Contains(body, `<div class="step-body">`) || !strings.Contains(body, "Members after the step"):
+			t.Errorf("step %d: its section is not inside the details:\n%.400s", i, s)
+		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/ringreport/ringreport/internal/outdir"
@@ -26,6 +28,7 @@ type pageInfo struct {
 	Images   []image
 	Overflow bool // the page is wider than the viewport
 	Title    string
+	Layout   []string // what layoutCheck found wrong
 }
 
 type figure struct {
@@ -55,8 +58,69 @@ const inspect = `(async () => {
     Images: [...document.images].map(i => ({Src: i.src, OK: i.complete && i.naturalWidth > 0})),
     Overflow: document.documentElement.scrollWidth > window.innerWidth + 1,
     Title: document.title,
+    Layout: (` + layoutCheck + `)(),
   };
 })()`
+
+// layoutCheck opens every folded step and lists what is wrong with the
+// page's layout at the current width:
+//   - a table wider than its box, unless the box is a scroll container
+//     that reaches all of it, or a box that reaches past the report's
+//     column or the screen;
+//   - a sticky first column that takes more than 60% of its box, so that
+//     the other columns cannot be scrolled into view;
+//   - a table whose first row does not show its first number after the
+//     first column without scrolling (on a phone, a table that shows
+//     labels only, as the step tables did before they wrapped);
+//   - a figure title (the SVG's <title>, its drawn title and subtitle, or
+//     an <img>'s alt text) cut with "…".
+const layoutCheck = `() => {
+  const bad = [];
+  const r = (e) => e.getBoundingClientRect();
+  for (const d of document.querySelectorAll('details')) d.open = true;
+  const where = (e) => {
+    const h = e.closest('details.step')?.querySelector('h2');
+    return h ? '#' + h.id : 'table ' + [...document.querySelectorAll('table')].indexOf(e);
+  };
+  const main = document.querySelector('main');
+  const right = Math.min(window.innerWidth, main ? r(main).right : Infinity);
+  for (const t of document.querySelectorAll('table')) {
+    const box = t.parentElement, tr = r(t), br = r(box);
+    const scrolls = box.classList.contains('scroll') && ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
+    if (br.right > right + 1) bad.push(where(t) + ': its box reaches ' + Math.round(br.right) + ' px, past the report (' + Math.round(right) + ' px)');
+    if (tr.width > br.width + 1 && !(scrolls && box.scrollWidth + 1 >= tr.width)) {
+      bad.push(where(t) + ': a ' + Math.round(tr.width) + ' px table in a ' + Math.round(br.width) + ' px box that does not scroll to it');
+    }
+    const row = t.querySelector('tbody tr');
+    if (row && row.cells.length > 1 && r(row.cells[0]).width > 0.6 * box.clientWidth) {
+      bad.push(where(t) + ': its first column takes ' + Math.round(r(row.cells[0]).width) + ' of ' + box.clientWidth + ' px');
+    }
+  }
+  for (const t of document.querySelectorAll('table')) {
+    const row = t.querySelector('tbody tr');
+    const cell = row && [...row.cells].slice(1).find(c => (c.getAttribute('style') || '').includes('right'));
+    if (!cell) continue;
+    const b = r(t.parentElement), c = r(cell);
+    if (c.left < b.left - 1 || c.right > b.right + 1) {
+      bad.push(where(t) + ': its first number (' + cell.textContent + ') is out of view, at ' + Math.round(c.left) + '–' + Math.round(c.right) + ' px of a box at ' + Math.round(b.left) + '–' + Math.round(b.right));
+    }
+  }
+  for (const e of document.querySelectorAll('svg > title, svg text.title, svg text.sub, figure img')) {
+    const s = e.tagName === 'IMG' ? e.alt : e.textContent;
+    if (s.includes('…')) bad.push('figure title "' + s + '" is cut');
+  }
+  return bad;
+}`
+
+// colorScheme emulates the reader's light or dark setting
+// (prefers-color-scheme).
+func colorScheme(theme string) chromedp.Action[chromedp.Void] {
+	p := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, p)
+		return err
+	})
+}
 
 func TestSiteInBrowser(t *testing.T) {
 	bin := findChromium()
@@ -95,16 +159,21 @@ func checkSite(t *testing.T, bin, dir string) {
 		}
 	}()
 	infos := map[string]*pageInfo{}
-	for _, width := range []int64{900, 600} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000)); err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range pages {
-			info := load(t, ctx, p)
-			infos[p] = info
-			rel, _ := filepath.Rel(dir, p)
-			if info.Overflow {
-				t.Errorf("%s is wider than a %d px screen", rel, width)
+	for _, width := range []int64{1280, 400} {
+		for _, theme := range []string{"light", "dark"} {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000), colorScheme(theme)); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pages {
+				info := load(t, ctx, p)
+				infos[p] = info
+				rel, _ := filepath.Rel(dir, p)
+				if info.Overflow {
+					t.Errorf("%s is wider than a %d px screen (%s)", rel, width, theme)
+				}
+				for _, b := range info.Layout {
+					t.Errorf("%s at %d px (%s): %s", rel, width, theme, b)
+				}
 			}
 		}
 	}

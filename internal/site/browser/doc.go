@@ -1,8 +1,13 @@
 // Package browser holds no code: its test loads a built site in headless
-// Chromium and checks what only a browser can tell — no console errors,
-// every figure drawn at a non-zero size, every relative link and anchor
-// resolving, and no page wider than a 600 px screen. It is a package of
-// its own so that the chromedp dependency stays out of the other tests.
+// Chromium at 1280 and 400 px, in the light and the dark colour scheme
+// (prefers-color-scheme emulated), and checks what only a browser can
+// tell — no console errors, every figure drawn at a non-zero size, every
+// relative link and anchor resolving, no page wider than the screen, no
+// table wider than its box unless the box scrolls to all of it, a sticky
+// first column that leaves room for the others, every table's first
+// number in view without scrolling (with every step section opened), and
+// no figure title cut with "…". It is a package of its own so that the
+// chromedp dependency stays out of the other tests.
 //
 // The test builds the example scenarios into a temporary folder, or
 // checks the folder that RINGREPORT_SITE names. It skips when Chromium is
