@@ -14,6 +14,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/nodesfrom"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -135,7 +136,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 	}
 	d := s.Definitions
 	var names []string
-	for _, k := range placer.Kinds {
+	for _, k := range registry.Kinds {
 		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)

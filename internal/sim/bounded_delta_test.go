@@ -1,8 +1,11 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/keys"
-import "testing"
+import (
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+)
 
 // TestBoundedDeltaMatchesScratch: bounded's incremental steps give exactly
 // the lists of a placement from scratch, on random scenarios with slack

@@ -1,9 +1,12 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
-import "testing"
+import (
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // TestMigrations checks every migration count against the two rules'
 // whole assignments recomputed from scratch, key by key, and that a rule

@@ -1,11 +1,12 @@
 package sim
 
 import (
+	"slices"
+	"testing"
+
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
-	"slices"
-	"testing"
 )
 
 // TestNotable checks Notable against a brute-force ranking: with weights,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -141,7 +142,7 @@ func TestRingCollisionTiebreak(t *testing.T) {
 		res := mustReplay(t, &Scenario{Name: "c", Seed: 1, Keys: keys.KeySpec{Count: 1},
 			Nodes: names(order...), Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 1}}})
 		e := res.env()
-		p := placer.NewRing(placer.RuleSpec{VNodes: 1}, e)
+		p := ringrules.NewRing(placer.RuleSpec{VNodes: 1}, e)
 		notes := p.Update(&res.Timeline.States[0])
 		if got := res.Timeline.Nodes[p.Pts[p.First(pos)].Node]; got != "n512789" {
 			t.Errorf("join order %v: position %d goes to %s, want n512789", order, pos, got)

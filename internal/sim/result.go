@@ -1,8 +1,11 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
+import (
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // Result is a finished replay: the inputs, the membership timeline and,
 // for every rule, what happened at every step. Renderers read it and
@@ -286,7 +289,7 @@ func (r *Result) Arcs(rule, step int) []placer.Arc {
 // comparing a prediction with production key by key.
 func (r *Result) EachOwner(rule, step int, f func(key string, pos Probe)) error {
 	e := r.env()
-	p, err := placer.NewPlacer(r.Rules[rule].Spec, e)
+	p, err := registry.NewPlacer(r.Rules[rule].Spec, e)
 	if err != nil {
 		return err
 	}

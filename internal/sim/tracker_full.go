@@ -1,9 +1,12 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
-import "slices"
+import (
+	"slices"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // fullMeasure computes step i's StepResult from scratch, in O(K·R), from
 // the previous and current whole assignments (prev is nil at step 0) and

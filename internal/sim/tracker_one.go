@@ -1,9 +1,12 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
-import "slices"
+import (
+	"slices"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // The single-replica fast path of the tracker. With one replica a key's
 // list is its primary owner, and the rules that move many keys at once

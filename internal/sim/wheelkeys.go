@@ -1,7 +1,9 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/keys"
+import (
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/registry"
+)
 
 // KeyPositions returns, by canonical key, where rule's wheel puts each key
 // on the 32-bit circle of StepResult.Arcs and Points: the key's 32-bit hash
@@ -22,10 +24,10 @@ import "github.com/ringreport/ringreport/internal/keys"
 func (res *Result) KeyPositions(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
 	ks := res.Keys
-	if k := placer.KindOf(spec.Kind); k != nil && k.Position != nil {
-		return keys.NewKeyCache(ks, keys.HashFNV).Each32(k.Position(spec.Effective()))
+	if k := registry.KindOf(spec.Kind); k != nil && k.Position != nil {
+		return keys.NewKeyCache(ks, keys.HashFNV).Each32(k.Position(registry.Effective(spec)))
 	}
-	h, err := keys.ParseHash(spec.Kind, spec.Effective().Hash)
+	h, err := keys.ParseHash(spec.Kind, registry.Effective(spec).Hash)
 	if err != nil || h == keys.HashFNV {
 		return append([]uint32(nil), ks.Pos...)
 	}
@@ -58,8 +60,8 @@ func (res *Result) MovedKeys(rule, step int) []bool {
 // order: the rule orders keys by KeyPositions, ties by canonical index.
 func (res *Result) keyRank(rule int) []uint32 {
 	spec := res.Rules[rule].Spec
-	if k := placer.KindOf(spec.Kind); k == nil || k.Position == nil {
-		if h, err := keys.ParseHash(spec.Kind, spec.Effective().Hash); err != nil || h == keys.HashFNV {
+	if k := registry.KindOf(spec.Kind); k == nil || k.Position == nil {
+		if h, err := keys.ParseHash(spec.Kind, registry.Effective(spec).Hash); err != nil || h == keys.HashFNV {
 			return nil
 		}
 	}

@@ -1,12 +1,14 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // wheelRules is every rule, and the hashing rules with another hash.
@@ -38,7 +40,7 @@ func TestKeyOrderMatchesPlacer(t *testing.T) {
 	res := mustReplay(t, wheelScenario(1500))
 	e := res.env()
 	for r, rr := range res.Rules {
-		p, err := placer.NewPlacer(rr.Spec, e)
+		p, err := registry.NewPlacer(rr.Spec, e)
 		if err != nil {
 			t.Fatal(err)
 		}

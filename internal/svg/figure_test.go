@@ -5,9 +5,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"io"
 	"math"
 	"os"
@@ -16,6 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/ringreport/ringreport/internal/golden"
 

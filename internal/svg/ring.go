@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -138,7 +139,7 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 // the next, so that its sampled wheel shows shares, and the colour under
 // a key's dot is not its owner's: every rule but the point rules (ring,
 // bounded, ketama) and slots, whose arcs are exact.
-func mosaicWheel(spec placer.RuleSpec) bool { return placer.KindOf(spec.Kind).Mosaic }
+func mosaicWheel(spec placer.RuleSpec) bool { return registry.KindOf(spec.Kind).Mosaic }
 
 func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 	sr := &res.Rules[r].Steps[i]

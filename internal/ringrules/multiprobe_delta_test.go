@@ -1,4 +1,4 @@
-package placer
+package ringrules
 
 import (
 	"math/rand/v2"

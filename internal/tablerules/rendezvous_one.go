@@ -1,8 +1,12 @@
-package placer
+package tablerules
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
-import "slices"
+import (
+	"slices"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // The single-owner, unweighted form of rendezvous, the common case. Every
 // key keeps its owner and the top 32 bits of its pair hash x with the
@@ -78,7 +82,7 @@ func (z *rendezvous) top2(k0, k1 uint64) (uint64, uint64) {
 // changesOne is rankChanges for one unweighted owner per key, from live
 // weights old to cur: the keys of departed nodes are ranked afresh, and
 // the other keys score each joining node once against their owner.
-func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Member, d *Delta) {
+func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Member, d *placer.Delta) {
 	u := &z.undo
 	if u.after != nil && slices.Equal(old, u.after) && slices.Equal(cur, u.before) {
 		z.restoreOne(d)
@@ -101,7 +105,7 @@ func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Me
 // with their owners as the undo record; it reports whether the record is
 // complete (within maxUndoShare). It first gathers each block's departing
 // keys without a branch, so that their scattered hashes load together.
-func (z *rendezvous) departOne(gone []bool, d *Delta) bool {
+func (z *rendezvous) departOne(gone []bool, d *placer.Delta) bool {
 	keys, u := z.kc.Keys64(), &z.undo
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	limit := len(ids) / maxUndoShare
@@ -121,7 +125,7 @@ func (z *rendezvous) departOne(gone []bool, d *Delta) bool {
 			}
 			ids[i], hi[i] = nid[j], nhi[j]
 			if d != nil {
-				d.add(int(i), ids[i:i+1])
+				d.Add(int(i), ids[i:i+1])
 			}
 		}
 	}
@@ -136,19 +140,19 @@ func gatherGone(at *[rankBlock]uint32, ids []timeline.NodeID, base int, gone []b
 	if slices.Index(gone[g+1:], true) < 0 {
 		for i, id := range ids {
 			at[n&(rankBlock-1)] = uint32(base + i)
-			n += B2i(int(id) == g)
+			n += placer.B2i(int(id) == g)
 		}
 		return n
 	}
 	for i, id := range ids {
 		at[n&(rankBlock-1)] = uint32(base + i)
-		n += B2i(gone[id])
+		n += placer.B2i(gone[id])
 	}
 	return n
 }
 
 // joinOne offers one joining node m to every key.
-func (z *rendezvous) joinOne(m timeline.Member, d *Delta) {
+func (z *rendezvous) joinOne(m timeline.Member, d *placer.Delta) {
 	hs, seed := z.kc.Keys64(), z.Seed[m.ID]
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i := range ids {
@@ -159,14 +163,14 @@ func (z *rendezvous) joinOne(m timeline.Member, d *Delta) {
 		}
 		ids[i], hi[i] = m.ID, uint32(x>>32)
 		if d != nil {
-			d.add(i, ids[i:i+1])
+			d.Add(i, ids[i:i+1])
 		}
 	}
 }
 
 // mixedOne is changesOne for any other change: departures and several
 // joining nodes in one step.
-func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *Delta) {
+func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *placer.Delta) {
 	hs := z.kc.Keys64()
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	for i, id := range ids {
@@ -184,7 +188,7 @@ func (z *rendezvous) mixedOne(gone []bool, added []timeline.Member, d *Delta) {
 			}
 		}
 		if changed && d != nil {
-			d.add(i, ids[i:i+1])
+			d.Add(i, ids[i:i+1])
 		}
 	}
 }
@@ -199,13 +203,13 @@ func (z *rendezvous) outranks(k, x uint64, id, owner timeline.NodeID) bool {
 
 // restoreOne hands the keys of the undo record back to their owners
 // before the departure, and clears the record.
-func (z *rendezvous) restoreOne(d *Delta) {
+func (z *rendezvous) restoreOne(d *placer.Delta) {
 	hs, u := z.kc.Keys64(), &z.undo
 	for e, i := range u.keys {
 		id := u.owners[e]
 		z.ids[i], z.hi[i] = id, uint32(keys.Mix64(hs.At(int(i))^z.Seed[id])>>32)
 		if d != nil {
-			d.add(int(i), z.ids[i:i+1])
+			d.Add(int(i), z.ids[i:i+1])
 		}
 	}
 	u.before, u.after, u.keys, u.owners = nil, nil, u.keys[:0], u.owners[:0]

@@ -1,13 +1,15 @@
-package placer
+package ringrules
 
 import (
 	"crypto/md5"
 	"encoding/binary"
 	"fmt"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"strconv"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // Ketama is libketama's continuum (Richard Jones, Last.fm 2007,
@@ -41,7 +43,13 @@ type Ketama struct {
 // ketamaHashes is libketama's hashes per server of average weight.
 const ketamaHashes = 40
 
-func NewKetama(spec RuleSpec, e *Env) (*Ketama, error) {
+// LibketamaKind is libketama's registry entry.
+var LibketamaKind = placer.Kind{Name: "libketama", Aliases: []string{"ketama"}, Doc: "libketama's continuum (RJ/ketama): MD5 of the node name as written, 160 points per server of average weight in libketama's single precision; libmemcached's differs (see libmemcached).",
+	Fixed: []placer.Param{placer.HashParam.WithDefault("md5")}, FixedPoints: ketamaHashes * 4, Theory: placer.RingTheory,
+	Footprint: placer.Footprint{Table: func(_ placer.RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, Points: true, StepPoints: true},
+	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewKetama(s, e)) }}
+
+func NewKetama(spec placer.RuleSpec, e *placer.Env) (*Ketama, error) {
 	if spec.Hash != "" && spec.Hash != "md5" {
 		return nil, fmt.Errorf("rule ketama: the hash is MD5, as in libketama; hash %q does not apply", spec.Hash)
 	}
@@ -80,7 +88,7 @@ func (k *Ketama) points(id timeline.NodeID, ks int) []uint32 {
 }
 
 func (k *Ketama) Update(st *timeline.State) []string {
-	live := LiveList(st)
+	live := placer.LiveList(st)
 	total := 0
 	for _, m := range live {
 		total += m.Weight
@@ -102,7 +110,7 @@ func (k *Ketama) Update(st *timeline.State) []string {
 	notes := k.R.place(want)
 	if len(none) > 0 {
 		notes = append(notes, fmt.Sprintf("ketama: %s weigh too little to get a point (floor(w/Σw·40·n) = 0) and own no keys",
-			quoteNames(k.R.Env.Nodes, none)))
+			placer.QuoteNames(k.R.Env.Nodes, none)))
 	}
 	if len(rounded) > 0 {
 		notes = append(notes, fmt.Sprintf("ketama: libketama's single-precision arithmetic gives %d of %d servers "+
@@ -115,7 +123,7 @@ func (k *Ketama) Update(st *timeline.State) []string {
 }
 
 func (k *Ketama) Assign(lists [][]timeline.NodeID)                    { k.R.Assign(lists) }
-func (k *Ketama) Delta(d *Delta) bool                                 { return k.R.Delta(d) }
+func (k *Ketama) Delta(d *placer.Delta) bool                          { return k.R.Delta(d) }
 func (k *Ketama) Probe(key string, R int) (uint64, []timeline.NodeID) { return k.R.Probe(key, R) }
-func (k *Ketama) Geometry() ([]Arc, []Point)                          { return k.R.Geometry() }
+func (k *Ketama) Geometry() ([]placer.Arc, []placer.Point)            { return k.R.Geometry() }
 func (k *Ketama) Order() []uint32                                     { return k.R.Order() }

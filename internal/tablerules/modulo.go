@@ -1,8 +1,12 @@
-package placer
+package tablerules
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // modulo is the naive baseline: bucket = hash mod n over the live members,
 // bucket i being the i-th live member in join order. A node that rejoins
@@ -11,12 +15,17 @@ import "math/bits"
 // default, low 32 bits of xxhash64). Modulo has no weighted form: weights
 // are ignored, with a note.
 type modulo struct {
-	env  *Env
+	env  *placer.Env
 	live []timeline.Member
 	kc   *keys.KeyCache
 }
 
-func newModulo(spec RuleSpec, e *Env) (*modulo, error) {
+// ModuloKind is the modulo rule's registry entry.
+var ModuloKind = placer.Kind{Name: "modulo", Doc: "hash(key) mod n over the live nodes in join order: simple, and moves almost every key when n changes.",
+	Params: []placer.Param{placer.HashParam}, Mosaic: true, Theory: placer.ModuloTheory,
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newModulo(s, e)) }}
+
+func newModulo(spec placer.RuleSpec, e *placer.Env) (*modulo, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
@@ -25,7 +34,7 @@ func newModulo(spec RuleSpec, e *Env) (*modulo, error) {
 }
 
 func (m *modulo) Update(st *timeline.State) []string {
-	m.live = LiveList(st)
+	m.live = placer.LiveList(st)
 	if weighted(m.live) {
 		return []string{"modulo has no weighted form: weights ignored"}
 	}
@@ -79,9 +88,9 @@ func (m *modulo) Probe(key string, r int) (uint64, []timeline.NodeID) {
 	return uint64(b), owners
 }
 
-func (m *modulo) Geometry() ([]Arc, []Point) {
+func (m *modulo) Geometry() ([]placer.Arc, []placer.Point) {
 	n := uint32(len(m.live))
-	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return m.live[p%n].ID }), nil
+	return placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID { return m.live[p%n].ID }), nil
 }
 
 func (m *modulo) Order() []uint32 {

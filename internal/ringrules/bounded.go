@@ -1,13 +1,27 @@
-package placer
+package ringrules
 
 import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/placer"
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
+
+// BoundedKind is the bounded-load rule's registry entry.
+var BoundedKind = placer.Kind{Name: "bounded", Doc: "Consistent hashing with bounded loads (Mirrokni et al. 2018): no node holds more than (1+epsilon) times the mean.",
+	Params:    []placer.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), paramEpsilon, placer.HashParam},
+	Footprint: placer.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
+	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newBounded(s, e)) }}
+
+var paramEpsilon = placer.FloatField(placer.Param{Name: "epsilon", Type: placer.ParamFloat, Max: MaxEpsilon, Default: strconv.FormatFloat(DefaultEpsilon, 'f', -1, 64),
+	Doc:    "Load bound: no node holds more than (1 + epsilon) times the mean.",
+	Prefix: "ε = "},
+	func(s *placer.RuleSpec) *float64 { return &s.Epsilon })
 
 // DefaultEpsilon is the slack ε of a bounded rule that names none.
 const DefaultEpsilon = 0.25
@@ -53,7 +67,7 @@ type bounded struct {
 // EpsScale is the fixed-point scale of ε.
 const EpsScale = 1_000_000
 
-func newBounded(spec RuleSpec, e *Env) (*bounded, error) {
+func newBounded(spec placer.RuleSpec, e *placer.Env) (*bounded, error) {
 	eps := spec.Epsilon
 	if eps == 0 {
 		eps = DefaultEpsilon
@@ -70,7 +84,7 @@ func newBounded(spec RuleSpec, e *Env) (*bounded, error) {
 
 func (b *bounded) Update(st *timeline.State) []string {
 	notes := b.r.Update(st)
-	live := LiveList(st)
+	live := placer.LiveList(st)
 	W := uint64(0)
 	for _, m := range live {
 		W += uint64(m.Weight)
@@ -205,7 +219,7 @@ func (b *bounded) Probe(key string, R int) (uint64, []timeline.NodeID) {
 	return uint64(pos), nil
 }
 
-func (b *bounded) Geometry() ([]Arc, []Point) { return b.r.Geometry() }
+func (b *bounded) Geometry() ([]placer.Arc, []placer.Point) { return b.r.Geometry() }
 
 func (b *bounded) Order() []uint32 { return b.r.Order() }
 

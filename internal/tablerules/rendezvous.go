@@ -1,10 +1,12 @@
-package placer
+package tablerules
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strings"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // rendezvous is highest random weight hashing (Thaler & Ravishankar 1998,
@@ -29,7 +31,7 @@ import (
 // weighted form, or a switch between equal and unequal weights ranks all
 // keys afresh, O(K·n).
 type rendezvous struct {
-	env      *Env
+	env      *placer.Env
 	kc       *keys.KeyCache
 	Seed     []uint64          // nameHash64 by NodeID
 	nameRank []uint32          // NodeID → rank of its name
@@ -48,7 +50,23 @@ type rendezvous struct {
 	undo     rendezvousUndo
 }
 
-func NewRendezvous(spec RuleSpec, e *Env) (*rendezvous, error) {
+// RendezvousKind is rendezvous hashing's registry entry.
+var RendezvousKind = placer.Kind{Name: "rendezvous", Doc: "Rendezvous (highest random weight) hashing (Thaler and Ravishankar 1998).",
+	Params: []placer.Param{placer.HashParam}, Mosaic: true,
+	Footprint: placer.Footprint{Ranks: true, KeyBytes: rendezvousKeyBytes},
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
+		return placer.Checked(NewRendezvous(s, e))
+	}}
+
+// rendezvousKeyBytes is the rule's memory per key, for the estimate.
+func rendezvousKeyBytes(_ placer.RuleSpec, r int64, uniform bool) int64 {
+	if r == 1 && uniform {
+		return 6 // the owner and 32 bits of its hash
+	}
+	return 10 * r // node and score per list entry
+}
+
+func NewRendezvous(spec placer.RuleSpec, e *placer.Env) (*rendezvous, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
@@ -70,7 +88,7 @@ func NewRendezvous(spec RuleSpec, e *Env) (*rendezvous, error) {
 }
 
 func (z *rendezvous) Update(st *timeline.State) []string {
-	z.live = LiveList(st)
+	z.live = placer.LiveList(st)
 	z.liveSeed, z.liveTag = z.liveSeed[:0], z.liveTag[:0]
 	if len(z.env.Nodes) <= maxTagged {
 		for _, m := range z.live {
@@ -188,7 +206,7 @@ func (z *rendezvous) Assign(lists [][]timeline.NodeID) {
 
 // Delta is assign's incremental case, reporting the keys whose lists
 // rankChanges touched; it declines whenever assign would rank afresh.
-func (z *rendezvous) Delta(d *Delta) bool {
+func (z *rendezvous) Delta(d *placer.Delta) bool {
 	weight, isW := z.weights()
 	if z.ids == nil || len(d.Lists) != z.R || isW != z.weighted || isW && reweighted(z.weight, weight) {
 		return false
@@ -247,7 +265,7 @@ func (z *rendezvous) rankAll() {
 // rankChanges updates the lists for nodes that left (re-ranking the keys
 // that listed one) and nodes that joined (one score per key), adding
 // every key whose list changed to d when d is not nil.
-func (z *rendezvous) rankChanges(old, cur []int, d *Delta) {
+func (z *rendezvous) rankChanges(old, cur []int, d *placer.Delta) {
 	gone := make([]bool, len(cur))
 	var added []timeline.Member
 	anyGone := false
@@ -279,7 +297,7 @@ func (z *rendezvous) rankChanges(old, cur []int, d *Delta) {
 			}
 		}
 		if changed && d != nil {
-			d.add(i, ids)
+			d.Add(i, ids)
 		}
 	}
 }
@@ -302,11 +320,11 @@ func (z *rendezvous) Probe(key string, R int) (uint64, []timeline.NodeID) {
 }
 
 // Geometry samples the owner of a key whose hash is the wheel position.
-func (z *rendezvous) Geometry() ([]Arc, []Point) {
+func (z *rendezvous) Geometry() ([]placer.Arc, []placer.Point) {
 	var ids [1]timeline.NodeID
 	var sc [1]float64
 	isW := weighted(z.live)
-	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID {
+	return placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID {
 		z.rank(uint64(p), ids[:], sc[:], isW)
 		return ids[0]
 	}), nil

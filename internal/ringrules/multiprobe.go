@@ -1,12 +1,30 @@
-package placer
+package ringrules
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"slices"
+	"strconv"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
+
+// MultiprobeKind is the multi-probe rule's registry entry.
+var MultiprobeKind = placer.Kind{Name: "multiprobe", Doc: "Multi-probe consistent hashing (Appleton and O'Reilly 2015): one point per node, probes lookups per key.",
+	Params: []placer.Param{paramProbes, placer.HashParam}, Fixed: []placer.Param{paramVNodes.WithDefault("1")}, Mosaic: true,
+	Footprint: placer.Footprint{PerKey: func(s placer.RuleSpec) int64 { return max(1, int64(cmp.Or(s.Probes, DefaultProbes))/4) },
+		StepPoints: true},
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
+		return placer.Checked(NewMultiprobe(s, e))
+	}}
+
+var paramProbes = placer.IntField(placer.Param{Name: "probes", Type: placer.ParamInt, Min: 1, Max: MaxProbes, Default: strconv.Itoa(DefaultProbes),
+	Doc:    "Hashes of each key; the key goes to the node whose point is nearest to any of them.",
+	Suffix: " probes"},
+	func(s *placer.RuleSpec) *int { return &s.Probes })
 
 // DefaultProbes is the probe count of a multiprobe rule that names none:
 // the paper's 21, for a peak-to-mean load of about 1.05.
@@ -46,7 +64,7 @@ type Multiprobe struct {
 	last   multiprobePlaced // what the last assign or delta placed, for delta
 }
 
-func NewMultiprobe(spec RuleSpec, e *Env) (*Multiprobe, error) {
+func NewMultiprobe(spec placer.RuleSpec, e *placer.Env) (*Multiprobe, error) {
 	k := spec.Probes
 	if k == 0 {
 		k = DefaultProbes
@@ -54,7 +72,7 @@ func NewMultiprobe(spec RuleSpec, e *Env) (*Multiprobe, error) {
 	if k < 1 || k > MaxProbes {
 		return nil, fmt.Errorf("rule multiprobe: probes = %d must be between 1 and %d", k, MaxProbes)
 	}
-	r, err := newRingChecked(RuleSpec{Kind: spec.Kind, Hash: spec.Hash, VNodes: max(spec.VNodes, 1)}, e)
+	r, err := newRingChecked(placer.RuleSpec{Kind: spec.Kind, Hash: spec.Hash, VNodes: max(spec.VNodes, 1)}, e)
 	if err != nil {
 		return nil, err
 	}
@@ -161,8 +179,8 @@ func (p *Multiprobe) Probe(key string, R int) (uint64, []timeline.NodeID) {
 
 // Geometry samples the owner of a key whose hash is the wheel position,
 // with the nodes' points.
-func (p *Multiprobe) Geometry() ([]Arc, []Point) {
-	arcs := sampledArcs(WheelSamples, func(h uint32) timeline.NodeID { return p.R.walk(p.best(h), 1, nil)[0] })
+func (p *Multiprobe) Geometry() ([]placer.Arc, []placer.Point) {
+	arcs := placer.SampledArcs(placer.WheelSamples, func(h uint32) timeline.NodeID { return p.R.walk(p.best(h), 1, nil)[0] })
 	return arcs, slices.Clone(p.R.Pts)
 }
 

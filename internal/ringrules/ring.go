@@ -1,13 +1,35 @@
-package placer
+package ringrules
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
+
+// RingKind is the ring's registry entry.
+var RingKind = placer.Kind{Name: "ring", Doc: "Consistent-hash ring (Karger et al. 1997): every node gets vnodes points on a 32-bit circle; a key belongs to the first point clockwise from its hash.",
+	Params: []placer.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), placer.HashParam}, Theory: placer.RingTheory,
+	Footprint: placer.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
+		return placer.Checked(newRingChecked(s, e))
+	}}
+
+// paramVNodes is the points per node of the ring rules.
+var paramVNodes = placer.IntField(placer.Param{Name: "vnodes", Type: placer.ParamInt, Min: 1, Max: placer.MaxVNodes,
+	Doc: "Points per node (per unit of weight) on the ring.",
+	One: "point per node", Many: "points per node"},
+	func(s *placer.RuleSpec) *int { return &s.VNodes })
+
+// vnodeTable is the points of a vnodes rule at one step, for the estimate.
+func vnodeTable(s placer.RuleSpec, weight, vnodeSteps int64) int64 {
+	return max(int64(cmp.Or(s.VNodes, placer.DefaultVNodes)), vnodeSteps) * weight
+}
 
 // Ring is consistent hashing with virtual nodes (Karger et al. 1997): each
 // member puts vnodes·weight points on the 32-bit circle, at the rule's hash
@@ -19,9 +41,9 @@ import (
 // Points at the same position are ordered by node name, then by point
 // index, so the ring does not depend on the order nodes joined in.
 type Ring struct {
-	Env    *Env
+	Env    *placer.Env
 	Vnodes int // the rule's own points per unit of weight
-	Pts    []Point
+	Pts    []placer.Point
 	Idx    []uint32 // point index i of pts[j] ("name#i"), for the tiebreak
 	Live   []bool   // by NodeID
 	cached map[timeline.NodeID]ringNode
@@ -43,12 +65,12 @@ type ringNode struct {
 // and the preference list of keys that land on each. Point slices are
 // never modified once built, so views and StepResults share them.
 type ringView struct {
-	pts  []Point
+	pts  []placer.Point
 	pref [][]timeline.NodeID
 }
 
 // newRingChecked is newRing after checking the rule's hash name.
-func newRingChecked(spec RuleSpec, e *Env) (*Ring, error) {
+func newRingChecked(spec placer.RuleSpec, e *placer.Env) (*Ring, error) {
 	if _, err := keys.ParseHash(spec.Kind, spec.Hash); err != nil {
 		return nil, err
 	}
@@ -56,11 +78,11 @@ func newRingChecked(spec RuleSpec, e *Env) (*Ring, error) {
 }
 
 // NewRing returns a ring for a rule whose hash name is valid.
-func NewRing(spec RuleSpec, e *Env) *Ring {
+func NewRing(spec placer.RuleSpec, e *placer.Env) *Ring {
 	h, _ := keys.ParseHash(spec.Kind, spec.Hash)
 	v := spec.VNodes
 	if v == 0 {
-		v = DefaultVNodes
+		v = placer.DefaultVNodes
 	}
 	return &Ring{Env: e, Vnodes: v, cached: map[timeline.NodeID]ringNode{}, kc: keys.NewKeyCache(e.Keys, h)}
 }
@@ -133,7 +155,7 @@ func (r *Ring) place(want []placed) []string {
 	}
 	changed := len(added)
 	for id := range r.on {
-		changed += B2i(r.on[id] > 0 && !keep[id])
+		changed += placer.B2i(r.on[id] > 0 && !keep[id])
 		r.on[id] = 0
 	}
 	for _, w := range want {
@@ -172,7 +194,7 @@ func (r *Ring) mergePoints(keep []bool, added []placed) []string {
 	if len(added) > 1 {
 		slices.SortFunc(add, r.cmpEntry)
 	}
-	pts := make([]Point, 0, len(r.Pts)+len(add))
+	pts := make([]placer.Point, 0, len(r.Pts)+len(add))
 	idx := make([]uint32, 0, cap(pts))
 	a := 0
 	for j, p := range r.Pts {
@@ -181,12 +203,12 @@ func (r *Ring) mergePoints(keep []bool, added []placed) []string {
 		}
 		e := RingEntry{p.Pos, p.Node, r.Idx[j]}
 		for ; a < len(add) && r.cmpEntry(add[a], e) < 0; a++ {
-			pts, idx = append(pts, Point{add[a].Pos, add[a].Node}), append(idx, add[a].Index)
+			pts, idx = append(pts, placer.Point{Pos: add[a].Pos, Node: add[a].Node}), append(idx, add[a].Index)
 		}
 		pts, idx = append(pts, p), append(idx, e.Index)
 	}
 	for ; a < len(add); a++ {
-		pts, idx = append(pts, Point{add[a].Pos, add[a].Node}), append(idx, add[a].Index)
+		pts, idx = append(pts, placer.Point{Pos: add[a].Pos, Node: add[a].Node}), append(idx, add[a].Index)
 	}
 	r.Pts, r.Idx = pts, idx
 	return r.collisions()
@@ -225,9 +247,9 @@ func (r *Ring) cmpEntry(a, b RingEntry) int {
 func (r *Ring) SetPoints(all []RingEntry) []string {
 	r.pref = nil
 	slices.SortFunc(all, r.cmpEntry)
-	r.Pts, r.Idx = make([]Point, len(all)), make([]uint32, len(all))
+	r.Pts, r.Idx = make([]placer.Point, len(all)), make([]uint32, len(all))
 	for j, e := range all {
-		r.Pts[j], r.Idx[j] = Point{e.Pos, e.Node}, e.Index
+		r.Pts[j], r.Idx[j] = placer.Point{Pos: e.Pos, Node: e.Node}, e.Index
 	}
 	return r.collisions()
 }
@@ -268,7 +290,7 @@ func (r *Ring) Prefs(R int) [][]timeline.NodeID {
 		return r.pref
 	}
 	P := len(r.Pts)
-	out := MakeLists(R, P)
+	out := placer.MakeLists(R, P)
 	list := make([]timeline.NodeID, 0, R)
 	for j := range P {
 		list = r.walk(j, R, list[:0])
@@ -340,7 +362,7 @@ func (r *Ring) Assign(lists [][]timeline.NodeID) {
 // list changed since the last assign or delta: a merge of the old and new
 // points, then a binary search in the sorted key positions for each
 // changed stretch. Its cost is O(P + changed keys), not O(K).
-func (r *Ring) Delta(d *Delta) bool {
+func (r *Ring) Delta(d *placer.Delta) bool {
 	if len(r.last.pref) != len(d.Lists) {
 		return false
 	}
@@ -350,7 +372,7 @@ func (r *Ring) Delta(d *Delta) bool {
 	diffViews(r.last, cur, func(lo, hi uint64, _, j int) bool {
 		t0, t1 := stretchRanks(sorted, lo, hi)
 		for t := t0; t < t1; t++ {
-			d.addFrom(keys.CanonicalAt(perm, t), cur.pref, j)
+			d.AddFrom(keys.CanonicalAt(perm, t), cur.pref, j)
 		}
 		return true
 	})
@@ -368,7 +390,7 @@ func diffViews(a, b ringView, changed func(lo, hi uint64, i, j int) bool) {
 		endA, ownA := stretch(a.pts, i)
 		endB, ownB := stretch(b.pts, j)
 		end := min(endA, endB)
-		if !sameLists(a.pref, ownA, b.pref, ownB) && !changed(x, end, ownA, ownB) {
+		if !placer.SameLists(a.pref, ownA, b.pref, ownB) && !changed(x, end, ownA, ownB) {
 			return
 		}
 		x = end + 1
@@ -388,7 +410,7 @@ func stretchRanks(sorted []uint32, lo, hi uint64) (t0, t1 int) {
 
 // stretch returns where the stretch of point i ends and the point keys in
 // it land on: i, or point 0 past the last point.
-func stretch(pts []Point, i int) (end uint64, own int) {
+func stretch(pts []placer.Point, i int) (end uint64, own int) {
 	if i < len(pts) {
 		return uint64(pts[i].Pos), i
 	}
@@ -396,27 +418,16 @@ func stretch(pts []Point, i int) (end uint64, own int) {
 }
 
 // skipTo advances i to the first point at or after x.
-func skipTo(pts []Point, i int, x uint64) int {
+func skipTo(pts []placer.Point, i int, x uint64) int {
 	for i < len(pts) && uint64(pts[i].Pos) < x {
 		i++
 	}
 	return i
 }
 
-// sameLists reports whether point i of a and point j of b have the same
-// preference lists.
-func sameLists(a [][]timeline.NodeID, i int, b [][]timeline.NodeID, j int) bool {
-	for r := range a {
-		if a[r][i] != b[r][j] {
-			return false
-		}
-	}
-	return true
-}
-
 // First returns the index of the first point at or after pos, wrapping.
 func (r *Ring) First(pos uint32) int {
-	j, _ := slices.BinarySearchFunc(r.Pts, pos, func(p Point, t uint32) int { return cmpU32(p.Pos, t) })
+	j, _ := slices.BinarySearchFunc(r.Pts, pos, func(p placer.Point, t uint32) int { return cmpU32(p.Pos, t) })
 	if j == len(r.Pts) {
 		j = 0
 	}
@@ -429,39 +440,10 @@ func (r *Ring) Probe(key string, R int) (uint64, []timeline.NodeID) {
 }
 
 // Geometry returns the points alone: the arcs follow from them and the
-// step's live members (ringArcs, through Result.Arcs), and a hundred
+// step's live members (placer.RingArcs, through Result.Arcs), and a hundred
 // steps of 16,000 points would otherwise keep 13 MB of arcs per rule
 // until the figures are drawn.
-func (r *Ring) Geometry() ([]Arc, []Point) { return nil, r.Pts }
-
-// RingArcs is the ownership of the circle by the points pts, in position
-// order, when live says which nodes are alive: the stretch up to each
-// point belongs to the first live node at or after it, wrapping, as on
-// a ring (NoNode when none is). Neighbouring arcs of one owner merge.
-func RingArcs(pts []Point, live func(timeline.NodeID) bool) []Arc {
-	P := len(pts)
-	if P == 0 {
-		return []Arc{{Start: 0, Node: timeline.NoNode}}
-	}
-	owner := make([]timeline.NodeID, P)
-	next := timeline.NoNode
-	for range 2 {
-		for j := P - 1; j >= 0; j-- {
-			if id := pts[j].Node; live(id) {
-				next = id
-			}
-			owner[j] = next
-		}
-	}
-	arcs := []Arc{{Start: 0, Node: owner[0]}}
-	for j := 0; j < P-1; j++ {
-		arcs = mergeArcs(arcs, Arc{Start: pts[j].Pos + 1, Node: owner[j+1]})
-	}
-	if pts[P-1].Pos != ^uint32(0) {
-		arcs = mergeArcs(arcs, Arc{Start: pts[P-1].Pos + 1, Node: owner[0]})
-	}
-	return arcs
-}
+func (r *Ring) Geometry() ([]placer.Arc, []placer.Point) { return nil, r.Pts }
 
 func (r *Ring) Order() []uint32 {
 	_, rank := r.kc.Order()

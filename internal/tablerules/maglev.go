@@ -1,14 +1,30 @@
-package placer
+package tablerules
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
+
+// MaglevKind is maglev hashing's registry entry.
+var MaglevKind = placer.Kind{Name: "maglev", Doc: "Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of m entries.",
+	Params: []placer.Param{paramM, placer.HashParam}, Mosaic: true,
+	Footprint: placer.Footprint{Table: func(s placer.RuleSpec, _, _ int64) int64 { return int64(cmp.Or(s.M, DefaultMaglevM)) },
+		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 4 }},
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewMaglev(s, e)) }}
+
+var paramM = placer.IntField(placer.Param{Name: "m", Type: placer.ParamPrime, Min: 2, Max: MaxMaglevM, Default: strconv.Itoa(DefaultMaglevM),
+	Doc:    "Maglev lookup table size: a prime number, such as 65537.",
+	Prefix: "table size "},
+	func(s *placer.RuleSpec) *int { return &s.M })
 
 // DefaultMaglevM is the lookup-table size of a maglev rule that names
 // none: the paper's 65537.
@@ -44,7 +60,7 @@ const MaxMaglevM = 1 << 24
 // reports the keys of the entries whose preference list changed, O(M +
 // changed keys), the table rebuild being the only O(M·log M) part.
 type maglev struct {
-	env      *Env
+	env      *placer.Env
 	kc       *keys.KeyCache
 	m        int
 	table    []timeline.NodeID   // entry → node
@@ -69,7 +85,7 @@ type entryGroups struct {
 	start []uint32
 }
 
-func NewMaglev(spec RuleSpec, e *Env) (*maglev, error) {
+func NewMaglev(spec placer.RuleSpec, e *placer.Env) (*maglev, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
@@ -108,7 +124,7 @@ type maglevEntry struct {
 }
 
 func (g *maglev) Update(st *timeline.State) []string {
-	g.Live = LiveList(st)
+	g.Live = placer.LiveList(st)
 	g.pref = nil
 	counts := g.Populate()
 	var notes []string
@@ -127,7 +143,7 @@ func (g *maglev) Update(st *timeline.State) []string {
 	}
 	if len(empty) > 0 {
 		notes = append(notes, fmt.Sprintf("maglev: %s got no table entries (M = %d is too small)",
-			quoteNames(g.env.Nodes, empty), g.m))
+			placer.QuoteNames(g.env.Nodes, empty), g.m))
 	}
 	return notes
 }
@@ -191,7 +207,7 @@ func (g *maglev) Populate() []int {
 type maglevTable struct {
 	table  []timeline.NodeID
 	counts []int
-	arcs   []Arc
+	arcs   []placer.Arc
 	serial uint64 // names the table in maglevDiffs
 }
 
@@ -329,7 +345,7 @@ func (g *maglev) Assign(lists [][]timeline.NodeID) {
 }
 
 // Delta reports the keys of every entry whose preference list changed.
-func (g *maglev) Delta(d *Delta) bool {
+func (g *maglev) Delta(d *placer.Delta) bool {
 	if g.lastPref == nil || len(g.lastPref) != len(d.Lists) {
 		return false
 	}
@@ -342,7 +358,7 @@ func (g *maglev) Delta(d *Delta) bool {
 	}
 	changed := g.changed[:0]
 	for e := range g.m {
-		if !sameLists(g.lastPref, e, pref, e) {
+		if !placer.SameLists(g.lastPref, e, pref, e) {
 			changed = append(changed, uint32(e))
 		}
 	}
@@ -375,7 +391,7 @@ var touchSink atomic.Uint32
 // addGroup adds the keys of one table entry to d, all with the entry's
 // lists: one copy of the keys and one run per rank, rather than a call
 // per key.
-func addGroup(d *Delta, keys []uint32, pref [][]timeline.NodeID, e int) {
+func addGroup(d *placer.Delta, keys []uint32, pref [][]timeline.NodeID, e int) {
 	d.Keys = append(d.Keys, keys...)
 	for r, l := range d.Lists {
 		id := pref[r][e]
@@ -393,9 +409,9 @@ func (g *maglev) Probe(key string, R int) (uint64, []timeline.NodeID) {
 
 // Geometry samples the entry of a key whose hash is the wheel position,
 // once per table: arcs are never modified, so steps share them.
-func (g *maglev) Geometry() ([]Arc, []Point) {
+func (g *maglev) Geometry() ([]placer.Arc, []placer.Point) {
 	if g.cur.arcs == nil {
-		g.cur.arcs = sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return g.table[p%uint32(g.m)] })
+		g.cur.arcs = placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID { return g.table[p%uint32(g.m)] })
 	}
 	return g.cur.arcs, nil
 }

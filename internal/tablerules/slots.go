@@ -1,13 +1,25 @@
-package placer
+package tablerules
 
 import (
 	"fmt"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/profile/redis"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"slices"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/profile/redis"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
+
+// SlotsKind is Redis Cluster's slots' registry entry.
+var SlotsKind = placer.Kind{Name: "slots", Doc: "Redis Cluster's slots: CRC16 of the key (or of its {hash tag}) mod 16384, slots spread evenly over the nodes and moved minimally; not redis-cli's own planner.",
+	Fixed: []placer.Param{placer.HashParam.WithDefault("crc16")},
+	Footprint: placer.Footprint{Table: func(placer.RuleSpec, int64, int64) int64 { return NumSlots },
+		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 12 }},
+	Position: func(placer.RuleSpec) func([]byte) uint32 {
+		return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 }
+	},
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewSlots(s, e)) }}
 
 // NumSlots is the number of Redis Cluster hash slots.
 const NumSlots = redis.Slots
@@ -38,7 +50,7 @@ const NumSlots = redis.Slots
 // is a separate node, not another master, so preference lists beyond the
 // owner are not modelled and stay empty (update says so).
 type slots struct {
-	env   *Env
+	env   *placer.Env
 	slot  []uint32 // each key's slot, computed once
 	perm  []uint32
 	rank  []uint32
@@ -49,7 +61,7 @@ type slots struct {
 	last  []timeline.NodeID // serve as of the last assign or delta
 }
 
-func NewSlots(spec RuleSpec, e *Env) (*slots, error) {
+func NewSlots(spec placer.RuleSpec, e *placer.Env) (*slots, error) {
 	if spec.Hash != "" {
 		return nil, fmt.Errorf("rule slots: the hash is CRC16 (XMODEM), as in Redis Cluster; hash %q does not apply", spec.Hash)
 	}
@@ -60,7 +72,8 @@ func NewSlots(spec RuleSpec, e *Env) (*slots, error) {
 	sorted, s.perm, s.rank = keys.RankBy(s.slot)
 	s.start = make([]uint32, NumSlots+1)
 	for x := range s.start {
-		s.start[x] = uint32(lowerBound(sorted, uint32(x)))
+		j, _ := slices.BinarySearch(sorted, uint32(x))
+		s.start[x] = uint32(j)
 	}
 	return s, nil
 }
@@ -228,7 +241,7 @@ func (s *slots) Assign(lists [][]timeline.NodeID) {
 }
 
 // Delta reports the keys of every slot whose serving master changed.
-func (s *slots) Delta(d *Delta) bool {
+func (s *slots) Delta(d *placer.Delta) bool {
 	if s.last == nil {
 		return false
 	}
@@ -240,7 +253,7 @@ func (s *slots) Delta(d *Delta) bool {
 		}
 		list[0] = id
 		for _, k := range s.perm[s.start[x]:s.start[x+1]] {
-			d.add(int(k), list)
+			d.Add(int(k), list)
 		}
 	}
 	s.last = s.Serve
@@ -253,10 +266,10 @@ func (s *slots) Probe(key string, R int) (uint64, []timeline.NodeID) {
 }
 
 // Geometry maps slot x to the circle at x·2³²/16384: exact arcs.
-func (s *slots) Geometry() ([]Arc, []Point) {
-	var arcs []Arc
+func (s *slots) Geometry() ([]placer.Arc, []placer.Point) {
+	var arcs []placer.Arc
 	for x, id := range s.Serve {
-		arcs = mergeArcs(arcs, Arc{Start: uint32(x) << 18, Node: id})
+		arcs = placer.MergeArcs(arcs, placer.Arc{Start: uint32(x) << 18, Node: id})
 	}
 	return arcs, nil
 }

@@ -1,13 +1,13 @@
-package placer
+package tablerules
 
 import (
 	"fmt"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // jump is Jump Consistent Hash (Lamping & Veach 2014, "A Fast, Minimal
@@ -37,7 +37,7 @@ import (
 // key keeps its bucket; only the others are rehashed, and a key is
 // reported only when its bucket or its bucket's preference list changed.
 type jump struct {
-	env     *Env
+	env     *placer.Env
 	kc      *keys.KeyCache
 	Buckets []timeline.NodeID   // bucket → node
 	pref    [][]timeline.NodeID // pref[r][b], built by prefs
@@ -49,7 +49,13 @@ type jump struct {
 	lastPref [][]timeline.NodeID // the pref table
 }
 
-func NewJump(spec RuleSpec, e *Env) (*jump, error) {
+// JumpKind is jump consistent hashing's registry entry.
+var JumpKind = placer.Kind{Name: "jump", Doc: "Jump consistent hash (Lamping and Veach 2014): can only add or drop the last bucket.",
+	Params: []placer.Param{placer.HashParam}, Mosaic: true,
+	Footprint: placer.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 }},
+	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewJump(s, e)) }}
+
+func NewJump(spec placer.RuleSpec, e *placer.Env) (*jump, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
@@ -79,7 +85,7 @@ func jumpNext(key uint64, n int) (int, uint32) {
 
 func (j *jump) Update(st *timeline.State) []string {
 	old := j.Buckets
-	live := LiveList(st)
+	live := placer.LiveList(st)
 	j.Buckets, j.pref = nil, nil
 	for _, m := range live {
 		for range m.Weight {
@@ -112,16 +118,19 @@ func (j *jump) renumberNote(st *timeline.State, old []timeline.NodeID) string {
 	}
 	return fmt.Sprintf("jump can only add or drop the last bucket, so it cannot natively %s %s (bucket %d of %d): "+
 		"modelled as the usual renumbering, buckets re-numbered over the live members in join order, "+
-		"which also moves keys between nodes that stayed", verb, quoteNames(j.env.Nodes, st.Named), d, len(old))
+		"which also moves keys between nodes that stayed", verb, placer.QuoteNames(j.env.Nodes, st.Named), d, len(old))
 }
 
-// quoteNames lists node names, quoted, comma-separated.
-func quoteNames(names []string, ids []timeline.NodeID) string {
-	q := make([]string, len(ids))
-	for i, id := range ids {
-		q[i] = strconv.Quote(names[id])
+// column returns the preference list held at index idx of per-position
+// lists (pref[r][idx] is the r-th choice), without the empty slots.
+func column(pref [][]timeline.NodeID, idx int) []timeline.NodeID {
+	var owners []timeline.NodeID
+	for _, p := range pref {
+		if p[idx] != timeline.NoNode {
+			owners = append(owners, p[idx])
+		}
 	}
-	return strings.Join(q, ", ")
+	return owners
 }
 
 // Prefs returns, for every bucket, the R distinct nodes of the buckets
@@ -213,7 +222,7 @@ const noBucket = math.MaxUint32
 // only the keys whose bucket can have changed, writes every key's list
 // once, and the tracker measures the step from the whole assignment
 // without a per-key delta.
-func (j *jump) Delta(d *Delta) bool {
+func (j *jump) Delta(d *placer.Delta) bool {
 	if j.bucket == nil || len(j.lastPref) != len(d.Lists) {
 		return false
 	}
@@ -225,7 +234,7 @@ func (j *jump) Delta(d *Delta) bool {
 	}
 	changed := make([]uint8, len(j.lastPref[0]))
 	for b := range changed {
-		changed[b] = uint8(B2i(b >= len(same) || !same[b]))
+		changed[b] = uint8(placer.B2i(b >= len(same) || !same[b]))
 	}
 	// With no bucket below both counts changing its list, a rising count
 	// moves only keys whose next jump it passes, and a falling one only
@@ -249,7 +258,7 @@ func (j *jump) Delta(d *Delta) bool {
 				nbk, next := jumpNext(keys.At(int(i)), int(nb))
 				j.bucket[i], j.next[i] = uint32(nbk), next
 			}
-			d.addFrom(int(i), pref, int(j.bucket[i]))
+			d.AddFrom(int(i), pref, int(j.bucket[i]))
 		}
 	}
 	j.lastPref, j.nb = pref, nb
@@ -269,7 +278,7 @@ func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32
 	next = next[:len(bucket)]
 	for i, b := range bucket {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += B2i(b >= nb) | B2i(next[i] < nb) | int(changed[b])
+		n += placer.B2i(b >= nb) | placer.B2i(next[i] < nb) | int(changed[b])
 	}
 	return at[:n]
 }
@@ -280,7 +289,7 @@ func gatherBelow(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
 	n := 0
 	for i, y := range v {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += B2i(y < x)
+		n += placer.B2i(y < x)
 	}
 	return at[:n]
 }
@@ -291,7 +300,7 @@ func gatherAtLeast(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32
 	n := 0
 	for i, y := range v {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += B2i(y >= x)
+		n += placer.B2i(y >= x)
 	}
 	return at[:n]
 }
@@ -302,7 +311,7 @@ func sameBuckets(a, b [][]timeline.NodeID) []bool {
 	n := min(len(a[0]), len(b[0]))
 	same := make([]bool, n)
 	for x := range n {
-		same[x] = sameLists(a, x, b, x)
+		same[x] = placer.SameLists(a, x, b, x)
 	}
 	return same
 }
@@ -313,9 +322,9 @@ func (j *jump) Probe(key string, R int) (uint64, []timeline.NodeID) {
 }
 
 // Geometry samples the bucket of a key whose hash is the wheel position.
-func (j *jump) Geometry() ([]Arc, []Point) {
+func (j *jump) Geometry() ([]placer.Arc, []placer.Point) {
 	nb := len(j.Buckets)
-	return sampledArcs(WheelSamples, func(p uint32) timeline.NodeID { return j.Buckets[JumpHash(uint64(p), nb)] }), nil
+	return placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID { return j.Buckets[JumpHash(uint64(p), nb)] }), nil
 }
 
 func (j *jump) Order() []uint32 {

@@ -1,25 +1,27 @@
-package placer
+package tablerules
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // maglevFor builds a maglev placer of table size m over nodes of the
 // given weights, all live, named n0, n1, ….
 func maglevFor(t *testing.T, m int, weights ...int) (*maglev, *timeline.State) {
 	t.Helper()
-	e := &Env{Keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1)}
+	e := &placer.Env{Keys: keys.NewKeySet(keys.KeySpec{Count: 10}, 1)}
 	st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 	for i, w := range weights {
 		e.Nodes = append(e.Nodes, "n"+strconv.Itoa(i))
 		st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: w})
 	}
-	g, err := NewMaglev(RuleSpec{Kind: "maglev", M: m}, e)
+	g, err := NewMaglev(placer.RuleSpec{Kind: "maglev", M: m}, e)
 	if err != nil {
 		t.Fatal(err)
 	}

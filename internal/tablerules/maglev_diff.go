@@ -1,7 +1,11 @@
-package placer
+package tablerules
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "slices"
+import (
+	"slices"
+
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // With one replica a maglev step's keys are those of the table entries
 // whose node changed between the last table and the new one. Tables are
@@ -59,7 +63,7 @@ func (c *MaglevDiffs) Put(d *MaglevDiff) {
 
 // delta1 is delta with one replica: the keys of the entries whose node
 // changed since the last table, with their new nodes.
-func (g *maglev) delta1(d *Delta, gr entryGroups) {
+func (g *maglev) delta1(d *placer.Delta, gr entryGroups) {
 	old, cur := g.lastTab, g.cur
 	g.lastTab = cur
 	if old == cur {

@@ -1,7 +1,10 @@
-package placer
+package ringrules
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
+import (
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // Incremental multi-probe steps. A key's list depends only on its winning
 // live point: the live point that follows one of its probes most closely
@@ -23,7 +26,7 @@ import "github.com/ringreport/ringreport/internal/keys"
 type multiprobePlaced struct {
 	owner []timeline.NodeID // by canonical key: the node of the winning live point
 	dist  []uint32          // by canonical key: the winning probe's distance
-	pts   []Point
+	pts   []placer.Point
 	idx   []uint32
 	live  []bool
 	pref  [][]timeline.NodeID
@@ -89,7 +92,7 @@ func (p *Multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok b
 			liveB++
 			j++
 		default:
-			if !sameLists(a.pref, i, pref, j) {
+			if !placer.SameLists(a.pref, i, pref, j) {
 				c.stale[b.Pts[j].Node], c.anyStale = true, true
 			}
 			liveA++
@@ -103,7 +106,7 @@ func (p *Multiprobe) changes(pref [][]timeline.NodeID) (c multiprobeChange, ok b
 
 // Delta re-probes the keys whose winning point can have changed (see
 // above) and reports those whose list may differ.
-func (p *Multiprobe) Delta(d *Delta) bool {
+func (p *Multiprobe) Delta(d *placer.Delta) bool {
 	R := len(d.Lists)
 	pos := p.R.kc.Pos32()
 	if len(p.last.owner) != len(pos) || len(p.last.pref) != R {
@@ -119,7 +122,7 @@ func (p *Multiprobe) Delta(d *Delta) bool {
 		j, dd := p.bestDist(pos[i])
 		o := pref[0][j]
 		if R > 1 || o != owner[i] {
-			d.addFrom(i, pref, j)
+			d.AddFrom(i, pref, j)
 		}
 		owner[i], dist[i] = o, dd
 	}

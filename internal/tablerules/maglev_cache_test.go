@@ -1,4 +1,4 @@
-package placer
+package tablerules
 
 import (
 	"math/rand/v2"

@@ -1,6 +1,9 @@
-package placer
+package ringrules
 
-import "github.com/ringreport/ringreport/internal/keys"
+import (
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+)
 
 // Incremental bounded steps. Keys are placed in ascending position order,
 // and until the first node fills, every key goes to its first live point
@@ -40,7 +43,7 @@ type boundedPlaced struct {
 type boundedChange struct{ t, j int32 }
 
 // Delta reports the keys whose list may have changed (see above).
-func (b *bounded) Delta(d *Delta) bool {
+func (b *bounded) Delta(d *placer.Delta) bool {
 	K := b.r.Env.Keys.Len()
 	R := len(d.Lists)
 	last := &b.last
@@ -63,7 +66,7 @@ func (b *bounded) Delta(d *Delta) bool {
 		if int(c.t) >= T {
 			break
 		}
-		d.addFrom(keys.CanonicalAt(perm, int(c.t)), cur.pref, int(c.j))
+		d.AddFrom(keys.CanonicalAt(perm, int(c.t)), cur.pref, int(c.j))
 	}
 	b.placeFrom(T, cur, sorted, perm, loads, d)
 	return true
@@ -96,7 +99,7 @@ func (b *bounded) ringChanges(a, v ringView, sorted []uint32, end int, loads []i
 func (b *bounded) firstFill(v ringView, sorted []uint32, fOld int, loads []int) int {
 	over := 0
 	for id, l := range loads {
-		over += B2i(b.cap[id] > 0 && l >= b.cap[id])
+		over += placer.B2i(b.cap[id] > 0 && l >= b.cap[id])
 	}
 	t := fOld
 	for ; over > 0; t-- {
@@ -111,7 +114,7 @@ func (b *bounded) firstFill(v ringView, sorted []uint32, fOld int, loads []int) 
 
 // placeFrom places the keys of rank T on with the walker, from the loads
 // at T, reports those whose list changed, and records the placement.
-func (b *bounded) placeFrom(T int, v ringView, sorted, perm []uint32, loads []int, d *Delta) {
+func (b *bounded) placeFrom(T int, v ringView, sorted, perm []uint32, loads []int, d *placer.Delta) {
 	last := &b.last
 	K := len(sorted)
 	b.fullAt = make([]int, len(b.cap))
@@ -142,8 +145,8 @@ func (b *bounded) placeFrom(T int, v ringView, sorted, perm []uint32, loads []in
 			} else {
 				old = int(last.tail[t-last.first])
 			}
-			if !sameLists(last.view.pref, old, v.pref, c) {
-				d.addFrom(keys.CanonicalAt(perm, t), v.pref, c)
+			if !placer.SameLists(last.view.pref, old, v.pref, c) {
+				d.AddFrom(keys.CanonicalAt(perm, t), v.pref, c)
 			}
 		}
 		copy(loads, w.load)
@@ -158,7 +161,7 @@ func (b *bounded) placeFrom(T int, v ringView, sorted, perm []uint32, loads []in
 
 // lowerPoint returns the index of the first point at or after pos, or
 // len(pts) when there is none.
-func lowerPoint(pts []Point, pos uint32) int {
+func lowerPoint(pts []placer.Point, pos uint32) int {
 	lo, hi := 0, len(pts)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
