@@ -1,7 +1,10 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "slices"
+import (
+	"slices"
+
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // history keeps, for recent steps, an undo log of the primary owners each
 // step overwrote, so that an exact recurrence check can compare an earlier

@@ -1,7 +1,10 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/timeline"
-import "math"
+import (
+	"math"
+
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // ideal returns the fewest key moves that take the loads a (by NodeID)
 // to a split of k keys over the live members of st in which every live

@@ -1,9 +1,10 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
 )
 
 // TestZipfAllZero: ZipfAllZero agrees with the counts ZipfWeights gives,

@@ -6,8 +6,9 @@ package svg
 import (
 	"bytes"
 	"fmt"
-	"github.com/ringreport/ringreport/internal/workers"
 	"strconv"
+
+	"github.com/ringreport/ringreport/internal/workers"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )

@@ -1,4 +1,4 @@
-package sim
+package figdata
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -18,13 +19,13 @@ func TestNotable(t *testing.T) {
 	for j := range nodes {
 		nodes[j].Weight = 1 + j%3
 	}
-	s := &Scenario{Name: "n", Title: "N", Seed: 3, Keys: keys.KeySpec{Count: 6000}, Nodes: nodes, Replicas: 1,
+	s := &sim.Scenario{Name: "n", Title: "N", Seed: 3, Keys: keys.KeySpec{Count: 6000}, Nodes: nodes, Replicas: 1,
 		Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "rendezvous"}},
 		Steps: []timeline.Step{fail("node-4", "node-9"), add("x", "y")}}
 	res := mustReplay(t, s)
 	for i, st := range res.Timeline.States {
 		for _, limit := range []int{1, 3, 6, 40} {
-			got := res.Notable(i, []int{0, 1}, 2, limit)
+			got := Notable(res, i, []int{0, 1}, 2, limit)
 			want := bruteNotable(res, i, []int{0, 1}, 2, limit)
 			if !slices.Equal(got, want) {
 				t.Errorf("step %d limit %d: got %v, want %v", i, limit, got, want)
@@ -36,7 +37,7 @@ func TestNotable(t *testing.T) {
 	}
 	// Step 2 adds x and y, node-4 and node-9 stay failed: with a limit of
 	// 3, both added nodes and the first failed one, in join order.
-	got := res.Notable(2, []int{0, 1}, 2, 3)
+	got := Notable(res, 2, []int{0, 1}, 2, 3)
 	var gotNames []string
 	for _, m := range got {
 		gotNames = append(gotNames, res.Timeline.Nodes[m.ID])
@@ -48,7 +49,7 @@ func TestNotable(t *testing.T) {
 
 // bruteNotable ranks every live member against every other for each rule
 // and fills the limit in priority order.
-func bruteNotable(res *Result, i int, rules []int, extremes, limit int) []timeline.Member {
+func bruteNotable(res *sim.Result, i int, rules []int, extremes, limit int) []timeline.Member {
 	st := &res.Timeline.States[i]
 	var order []int // member indices by priority, repeats allowed
 	for j, m := range st.Members {

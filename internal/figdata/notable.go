@@ -1,9 +1,10 @@
-package sim
+package figdata
 
 import (
 	"cmp"
 	"slices"
 
+	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -15,7 +16,7 @@ import (
 // members, taken in that order of priority, so that the nodes a step
 // acts on are never crowded out. The wheel legends and the report's load
 // tables show these when a cluster has too many members to list.
-func (res *Result) Notable(i int, rules []int, extremes, limit int) []timeline.Member {
+func Notable(res *sim.Result, i int, rules []int, extremes, limit int) []timeline.Member {
 	st := &res.Timeline.States[i]
 	keep := make([]bool, len(st.Members))
 	kept := 0
@@ -39,7 +40,7 @@ func (res *Result) Notable(i int, rules []int, extremes, limit int) []timeline.M
 		}
 	}
 	for _, r := range rules {
-		rel := res.relativeLoads(r, i)
+		rel := relativeLoads(res, r, i)
 		byLoad := slices.Clone(live)
 		slices.SortStableFunc(byLoad, func(a, b int) int { return cmp.Compare(rel[b], rel[a]) })
 		for e := range min(extremes, len(byLoad)) {
@@ -58,7 +59,7 @@ func (res *Result) Notable(i int, rules []int, extremes, limit int) []timeline.M
 
 // relativeLoads returns LoadShare of every member of step i under rule
 // r, by member index.
-func (res *Result) relativeLoads(r, i int) []float64 {
+func relativeLoads(res *sim.Result, r, i int) []float64 {
 	st := &res.Timeline.States[i]
 	out := make([]float64, len(st.Members))
 	for j, m := range st.Members {

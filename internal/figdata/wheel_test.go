@@ -1,4 +1,4 @@
-package sim
+package figdata
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -21,8 +22,8 @@ var wheelRules = []placer.RuleSpec{
 	{Kind: "multiprobe", Hash: "crc32"}, {Kind: "bounded", Epsilon: 0.01},
 }
 
-func wheelScenario(k int) *Scenario {
-	return &Scenario{
+func wheelScenario(k int) *sim.Scenario {
+	return &sim.Scenario{
 		Name: "wheel", Seed: 7, Keys: keys.KeySpec{Count: k},
 		Nodes: nodeNames(6), Rules: wheelRules, Replicas: 1,
 		Steps: []timeline.Step{add("node-7"), fail("node-2"), recover_("node-2"), remove("node-7", "node-5")},
@@ -38,13 +39,13 @@ func arcAt(arcs []placer.Arc, p uint32) timeline.NodeID {
 // TestKeyOrderMatchesPlacer: keyRank is the order every placer reports.
 func TestKeyOrderMatchesPlacer(t *testing.T) {
 	res := mustReplay(t, wheelScenario(1500))
-	e := res.env()
+	e := env(res)
 	for r, rr := range res.Rules {
 		p, err := registry.NewPlacer(rr.Spec, e)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := res.keyRank(r), p.Order(); !slices.Equal(got, want) {
+		if got, want := keyRank(res, r), p.Order(); !slices.Equal(got, want) {
 			t.Errorf("%s: keyRank differs from the placer's order", rr.Spec.Label)
 		}
 	}
@@ -54,13 +55,13 @@ func TestKeyOrderMatchesPlacer(t *testing.T) {
 func TestMovedKeys(t *testing.T) {
 	res := mustReplay(t, wheelScenario(1500))
 	for r, rr := range res.Rules {
-		if res.MovedKeys(r, 0) != nil {
+		if MovedKeys(res, r, 0) != nil {
 			t.Errorf("%s: moved keys at step 0", rr.Spec.Label)
 		}
-		prev := ownersAt(res, r, 0)
+		prev := ownersAt(t, res, r, 0)
 		for i := 1; i < len(rr.Steps); i++ {
-			cur := ownersAt(res, r, i)
-			moved := res.MovedKeys(r, i)
+			cur := ownersAt(t, res, r, i)
+			moved := MovedKeys(res, r, i)
 			n := 0
 			for k := range cur {
 				if moved[k] != (cur[k] != prev[k]) {
@@ -76,8 +77,8 @@ func TestMovedKeys(t *testing.T) {
 			prev = cur
 		}
 	}
-	big := mustReplay(t, wheelScenario(MaxStripCells+1))
-	if big.MovedKeys(0, 1) != nil {
+	big := mustReplay(t, wheelScenario(sim.MaxStripCells+1))
+	if MovedKeys(big, 0, 1) != nil {
 		t.Error("moved keys from a binned strip")
 	}
 }
@@ -95,9 +96,9 @@ func TestMovedKeys(t *testing.T) {
 func TestKeyPositionsOnOwnerArc(t *testing.T) {
 	res := mustReplay(t, wheelScenario(1500))
 	for r, rr := range res.Rules {
-		pos := res.KeyPositions(r)
+		pos := KeyPositions(res, r)
 		for i := range rr.Steps {
-			own, arcs := ownersAt(res, r, i), res.Arcs(r, i)
+			own, arcs := ownersAt(t, res, r, i), Arcs(res, r, i)
 			hit := 0
 			for k, p := range pos {
 				if arcAt(arcs, p) == own[k] {
