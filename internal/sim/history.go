@@ -1,10 +1,7 @@
 package sim
 
-import (
-	"slices"
-
-	"github.com/ringreport/ringreport/internal/timeline"
-)
+import "github.com/ringreport/ringreport/internal/timeline"
+import "slices"
 
 // history keeps, for recent steps, an undo log of the primary owners each
 // step overwrote, so that an exact recurrence check can compare an earlier

@@ -1,10 +1,7 @@
 package sim
 
-import (
-	"math"
-
-	"github.com/ringreport/ringreport/internal/timeline"
-)
+import "github.com/ringreport/ringreport/internal/timeline"
+import "math"
 
 // ideal returns the fewest key moves that take the loads a (by NodeID)
 // to a split of k keys over the live members of st in which every live

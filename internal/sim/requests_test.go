@@ -1,11 +1,10 @@
 package sim
 
 import (
-	"reflect"
-	"testing"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"reflect"
+	"testing"
 )
 
 // withWeights returns s with Zipf-weighted keys, or with a weighted key list

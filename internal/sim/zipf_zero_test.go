@@ -1,10 +1,9 @@
 package sim
 
 import (
+	"github.com/ringreport/ringreport/internal/keys"
 	"slices"
 	"testing"
-
-	"github.com/ringreport/ringreport/internal/keys"
 )
 
 // TestZipfAllZero: ZipfAllZero agrees with the counts ZipfWeights gives,

@@ -6,9 +6,8 @@ package svg
 import (
 	"bytes"
 	"fmt"
-	"strconv"
-
 	"github.com/ringreport/ringreport/internal/workers"
+	"strconv"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )
