@@ -1,11 +1,8 @@
 package sim
 
-import (
-	"testing"
-
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-)
+import "github.com/ringreport/ringreport/internal/placer"
+import "github.com/ringreport/ringreport/internal/keys"
+import "testing"
 
 // TestBoundedDeltaMatchesScratch: bounded's incremental steps give exactly
 // the lists of a placement from scratch, on random scenarios with slack

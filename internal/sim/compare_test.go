@@ -1,12 +1,9 @@
 package sim
 
-import (
-	"testing"
-
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
-)
+import "github.com/ringreport/ringreport/internal/placer"
+import "github.com/ringreport/ringreport/internal/timeline"
+import "github.com/ringreport/ringreport/internal/keys"
+import "testing"
 
 // TestMigrations checks every migration count against the two rules'
 // whole assignments recomputed from scratch, key by key, and that a rule

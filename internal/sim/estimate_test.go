@@ -1,12 +1,9 @@
 package sim
 
-import (
-	"testing"
-
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
-)
+import "github.com/ringreport/ringreport/internal/placer"
+import "github.com/ringreport/ringreport/internal/timeline"
+import "github.com/ringreport/ringreport/internal/keys"
+import "testing"
 
 // TestEstimateMemory: the estimate of the benchmark scenario's replay
 // (10⁶ keys, five rules, 100 steps) is at least the peak resident set

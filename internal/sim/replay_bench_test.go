@@ -2,11 +2,10 @@ package sim
 
 import (
 	"fmt"
-	"testing"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"testing"
 )
 
 // scaleSteps is bench/genscenario.sh's timeline: n steps cycling add,

@@ -1,9 +1,7 @@
 package sim
 
-import (
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
-)
+import "github.com/ringreport/ringreport/internal/placer"
+import "github.com/ringreport/ringreport/internal/timeline"
 
 // The tracker's path for a whole single-replica step that moves a large
 // share of the keys (modulo at every step, jump when it renumbers). The

@@ -1,12 +1,9 @@
 package sim
 
-import (
-	"slices"
-
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
-)
+import "github.com/ringreport/ringreport/internal/placer"
+import "github.com/ringreport/ringreport/internal/timeline"
+import "github.com/ringreport/ringreport/internal/keys"
+import "slices"
 
 // fullMeasure computes step i's StepResult from scratch, in O(K·R), from
 // the previous and current whole assignments (prev is nil at step 0) and

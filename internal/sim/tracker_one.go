@@ -1,12 +1,9 @@
 package sim
 
-import (
-	"slices"
-
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
-)
+import "github.com/ringreport/ringreport/internal/placer"
+import "github.com/ringreport/ringreport/internal/timeline"
+import "github.com/ringreport/ringreport/internal/keys"
+import "slices"
 
 // The single-replica fast path of the tracker. With one replica a key's
 // list is its primary owner, and the rules that move many keys at once

@@ -5,6 +5,9 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
 	"io"
 	"math"
 	"os"
@@ -13,10 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/ringreport/ringreport/internal/golden"
 

@@ -2,13 +2,12 @@ package svg
 
 import (
 	"fmt"
-	"slices"
-	"strings"
-	"testing"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"slices"
+	"strings"
+	"testing"
 
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"

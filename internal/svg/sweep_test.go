@@ -1,13 +1,12 @@
 package svg
 
 import (
-	"os"
-	"path/filepath"
-	"testing"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"os"
+	"path/filepath"
+	"testing"
 
 	"github.com/ringreport/ringreport/internal/golden"
 	"github.com/ringreport/ringreport/internal/sim"

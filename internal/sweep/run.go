@@ -2,11 +2,10 @@ package sweep
 
 import (
 	"fmt"
-	"sync"
-
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"github.com/ringreport/ringreport/internal/workers"
+	"sync"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )

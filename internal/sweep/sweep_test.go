@@ -1,18 +1,16 @@
 package sweep
 
 import (
-	"runtime"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"runtime"
 
+	"github.com/ringreport/ringreport/internal/workers"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/ringreport/ringreport/internal/workers"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )

@@ -1,12 +1,11 @@
 package text
 
 import (
-	"math"
-	"testing"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"math"
+	"testing"
 
 	"github.com/ringreport/ringreport/internal/golden"
 	"github.com/ringreport/ringreport/internal/sim"
