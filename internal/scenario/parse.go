@@ -12,6 +12,7 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/tablerules"
 	"go.yaml.in/yaml/v3"
 )
@@ -57,8 +58,6 @@ type Options struct {
 	ReadFile func(rel string) ([]byte, error)
 	// Limits bounds the scenario; zero fields take DefaultLimits.
 	Limits Limits
-
-	study *studyState // set by ParseStudy (sweep.go)
 }
 
 // Parse decodes and validates one scenario file. name is the path used in
@@ -67,6 +66,13 @@ type Options struct {
 // Scenario and an ErrorList holding every problem found, sorted by
 // position. Parse never panics.
 func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {
+	s, _, err := parse(name, src, opts)
+	return s, err
+}
+
+// parse is Parse that also returns the plan of the scenario's sweep: and
+// seeds: (see ParseStudy).
+func parse(name string, src []byte, opts Options) (*sim.Scenario, sweep.Plan, error) {
 	p := &parser{file: name, src: src, opts: opts, lim: opts.Limits.withDefaults()}
 	var s *sim.Scenario
 	if int64(len(src)) > p.lim.FileBytes {
@@ -76,9 +82,9 @@ func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {
 	}
 	if len(p.errs) > 0 {
 		p.errs.Sort()
-		return nil, p.errs
+		return nil, sweep.Plan{}, p.errs
 	}
-	return s, nil
+	return s, p.study.plan, nil
 }
 
 // parser holds the state of one Parse call.
@@ -103,6 +109,9 @@ type parser struct {
 	keysVal                  *yaml.Node
 	maxVNodes, maxWeight     int
 	maxVNodesAt, maxWeightAt *yaml.Node
+	// study holds sweep: and seeds: from reading them to checking them,
+	// and the plan they give (sweep.go).
+	study studyState
 }
 
 // decode parses src as exactly one YAML document and returns its root
