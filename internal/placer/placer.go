@@ -8,9 +8,9 @@ import (
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
-// A Placer is one placement rule's state machine. Replay calls update once
-// per step, in order, then assign; probe and geometry may be called after any
-// update.
+// A Placer is one placement rule's state machine. Replay calls Update once
+// per step, in order, then Assign (or Delta, for a DeltaPlacer); Probe and
+// Geometry may be called after any Update.
 type Placer interface {
 	// Update brings the rule to the membership of st. It returns notes for
 	// the report: what the rule could not do natively, or configurations
@@ -22,8 +22,11 @@ type Placer interface {
 	// Probe returns a key's position under the rule and its preference
 	// list of length r.
 	Probe(key string, r int) (pos uint64, owners []timeline.NodeID)
-	// Geometry returns the owner of every part of the 32-bit circle as
-	// arcs, and for point-based rules the points themselves.
+	// Geometry returns how the rule owns the 32-bit circle: arcs, and
+	// for point-based rules the points. A rule whose arcs follow from its
+	// points and the live members alone (ring, libketama, bounded)
+	// returns nil arcs, and RingArcs derives them when a figure needs
+	// them.
 	Geometry() ([]Arc, []Point)
 	// Order returns, for each canonical key, its rank in the rule's own
 	// position order, or nil when that is the canonical order.
@@ -125,13 +128,13 @@ type StartChecker interface {
 	CheckStart(st *timeline.State) error
 }
 
-// A DeltaPlacer can also place a step incrementally. After update, delta
+// A DeltaPlacer can also place a step incrementally. After Update, Delta
 // fills d (already reset to the step's list length) with every key whose
 // preference list may differ from the one the placer gave it at the
 // previous step, with its new list, and returns true; it returns false,
 // writing nothing that matters, when it cannot, and the caller falls back
-// to assign. The caller asks for a delta only when the list length did
-// not change, and only after an assign or a delta of the previous step.
+// to Assign. The caller asks for a Delta only when the list length did
+// not change, and only after an Assign or a Delta of the previous step.
 type DeltaPlacer interface {
 	Placer
 	Delta(d *Delta) bool

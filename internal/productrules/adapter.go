@@ -170,7 +170,7 @@ func (pp *profilePlacer) Repartitioned() int { return pp.moved }
 // holds the same.
 //
 // It also writes every key's whole preference list into pp.lists, which
-// assign hands out: the product is asked once per key and step.
+// Assign hands out: the product is asked once per key and step.
 func (pp *profilePlacer) hold(r int) int {
 	if pp.held == nil {
 		pp.held = make([]timeline.NodeID, len(pp.hash))

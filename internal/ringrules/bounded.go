@@ -53,7 +53,7 @@ const MaxEpsilon = 1000
 //
 // Replicas are not in the paper: here they are the ring walk clockwise
 // from the point where the key found room (capacities bound owners only).
-// geometry draws the ring's unbounded arcs: where a key goes when its
+// Geometry draws the ring's unbounded arcs: where a key goes when its
 // first node has room.
 type bounded struct {
 	r      *Ring

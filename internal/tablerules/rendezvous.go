@@ -24,7 +24,7 @@ import (
 // rule compares ⌊x/2¹²⌋ as integers: exact. Equal scores go to the node
 // whose name sorts first.
 //
-// assign is incremental: it keeps every key's R best (node, score). A
+// Assign is incremental: it keeps every key's R best (node, score). A
 // node that joins or recovers is scored once per key against that list; a
 // node that leaves or fails re-ranks only the keys that listed it. The
 // first step, a replicas change, a weight change of a live node in the
