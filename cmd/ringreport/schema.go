@@ -17,7 +17,7 @@ import (
 
 // schemaTemplate is the JSON Schema (draft-07) of the scenario format but
 // for the rules: the line `"@generated": null,` in its definitions stands
-// for the definitions built from the rule registry (sim.Kinds).
+// for the definitions built from the rule registry (registry.Kinds).
 //
 //go:embed schema.tmpl.json
 var schemaTemplate string

@@ -163,7 +163,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		}
 	}
 	if got := d["rule"].AnyOf[0].Enum; !slices.Equal(got, names) {
-		t.Errorf("bare rule names %v; the registry (sim.Kinds) has %v", got, names)
+		t.Errorf("bare rule names %v; the registry (registry.Kinds) has %v", got, names)
 	}
 	var hashes []string
 	for _, h := range d["hash"].Enum {

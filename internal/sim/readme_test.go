@@ -35,6 +35,6 @@ func TestReadmeRuleTable(t *testing.T) {
 		}
 	}
 	if !slices.Equal(rows, kinds) {
-		t.Errorf("README's rule table lists %v; the registry (sim.Kinds) has %v", rows, kinds)
+		t.Errorf("README's rule table lists %v; the registry (registry.Kinds) has %v", rows, kinds)
 	}
 }

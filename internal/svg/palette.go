@@ -194,9 +194,9 @@ var reasonHelp = [sim.NumReasons]string{
 }
 
 // rulePalette colours the rules: a rule kind takes the slot of its place
-// in the registry, sim.Kinds, so that it has the same colour in every
+// in the registry, registry.Kinds, so that it has the same colour in every
 // scenario and figure; a kind added at the registry's end takes the next
-// free slot, and no other kind's colour changes (reordering sim.Kinds
+// free slot, and no other kind's colour changes (reordering registry.Kinds
 // would change them). The first nine slots, the algorithms (ring to slots)
 // that scenarios compare with each other, were picked first and
 // farthest apart, the products' slots after them, apart from each other
