@@ -11,12 +11,13 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
 // schemaTemplate is the JSON Schema (draft-07) of the scenario format but
 // for the rules: the line `"@generated": null,` in its definitions stands
-// for the definitions built from the rule registry (sim.Kinds).
+// for the definitions built from the rule registry (registry.Kinds).
 //
 //go:embed schema.tmpl.json
 var schemaTemplate string
@@ -89,7 +90,7 @@ func ruleDefinitions() []definition {
 	// whose parameter of the same name differs (libmemcached's hash) has
 	// its own inline.
 	uses, first := map[string]int{}, map[string]string{}
-	for _, k := range placer.Kinds {
+	for _, k := range registry.Kinds {
 		for _, p := range k.Params {
 			sig := paramSignature(p)
 			if _, ok := first[p.Name]; !ok {
@@ -104,7 +105,7 @@ func ruleDefinitions() []definition {
 	anyOf := []any{nil}
 	var defs, shared []definition
 	seen := map[string]bool{}
-	for _, k := range placer.Kinds {
+	for _, k := range registry.Kinds {
 		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)

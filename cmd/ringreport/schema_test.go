@@ -14,6 +14,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/nodesfrom"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -135,7 +136,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 	}
 	d := s.Definitions
 	var names []string
-	for _, k := range placer.Kinds {
+	for _, k := range registry.Kinds {
 		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)
@@ -162,7 +163,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		}
 	}
 	if got := d["rule"].AnyOf[0].Enum; !slices.Equal(got, names) {
-		t.Errorf("bare rule names %v; the registry (sim.Kinds) has %v", got, names)
+		t.Errorf("bare rule names %v; the registry (registry.Kinds) has %v", got, names)
 	}
 	var hashes []string
 	for _, h := range d["hash"].Enum {

@@ -22,18 +22,29 @@ func (d *Delta) Reset(r int) {
 	}
 }
 
-// add appends key k with its new preference list, list[r] for each rank r.
-func (d *Delta) add(k int, list []timeline.NodeID) {
+// Add appends key k with its new preference list, list[r] for each rank r.
+func (d *Delta) Add(k int, list []timeline.NodeID) {
 	d.Keys = append(d.Keys, uint32(k))
 	for r := range d.Lists {
 		d.Lists[r] = append(d.Lists[r], list[r])
 	}
 }
 
-// addFrom appends key k with its lists taken from pref at index j.
-func (d *Delta) addFrom(k int, pref [][]timeline.NodeID, j int) {
+// AddFrom appends key k with its lists taken from pref at index j.
+func (d *Delta) AddFrom(k int, pref [][]timeline.NodeID, j int) {
 	d.Keys = append(d.Keys, uint32(k))
 	for r := range d.Lists {
 		d.Lists[r] = append(d.Lists[r], pref[r][j])
 	}
+}
+
+// SameLists reports whether point i of a and point j of b have the same
+// preference lists.
+func SameLists(a [][]timeline.NodeID, i int, b [][]timeline.NodeID, j int) bool {
+	for r := range a {
+		if a[r][i] != b[r][j] {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,5 @@
-// Package placer holds the placement rules: the contract every rule
-// meets (Placer, Env, Arc, Point, Delta, RuleSpec), the rules themselves
-// with their incremental fast paths, one file each, the product-profile
-// adapter, and the registry (Kinds) that everything else reads a rule
-// from.
+// Package placer is the contract between the placement rules and the
+// simulator: the Placer interface and its optional extensions, Env,
+// Delta, Arc and Point, RuleSpec, and the Kind and Param types a rule
+// describes itself with, with the helpers every rule shares.
 package placer

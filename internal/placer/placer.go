@@ -1,15 +1,16 @@
 package placer
 
 import (
-	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
-// A Placer is one placement rule's state machine. Replay calls update once
-// per step, in order, then assign; probe and geometry may be called after any
-// update.
+// A Placer is one placement rule's state machine. Replay calls Update once
+// per step, in order, then Assign (or Delta, for a DeltaPlacer); Probe and
+// Geometry may be called after any Update.
 type Placer interface {
 	// Update brings the rule to the membership of st. It returns notes for
 	// the report: what the rule could not do natively, or configurations
@@ -21,26 +22,21 @@ type Placer interface {
 	// Probe returns a key's position under the rule and its preference
 	// list of length r.
 	Probe(key string, r int) (pos uint64, owners []timeline.NodeID)
-	// Geometry returns the owner of every part of the 32-bit circle as
-	// arcs, and for point-based rules the points themselves.
+	// Geometry returns how the rule owns the 32-bit circle: arcs, and
+	// for point-based rules the points. A rule whose arcs follow from its
+	// points and the live members alone (ring, libketama, bounded)
+	// returns nil arcs, and RingArcs derives them when a figure needs
+	// them.
 	Geometry() ([]Arc, []Point)
 	// Order returns, for each canonical key, its rank in the rule's own
 	// position order, or nil when that is the canonical order.
 	Order() []uint32
 }
 
-// NewPlacer returns the placer for a rule. The spec must be validated.
-func NewPlacer(spec RuleSpec, env *Env) (Placer, error) {
-	k := KindOf(spec.Kind)
-	if k == nil {
-		return nil, fmt.Errorf("rule %q is not implemented", spec.Kind)
-	}
-	return k.build(spec, env)
-}
-
-// checked turns a constructor's typed result into newPlacer's, so that a
-// failed constructor never yields a non-nil placer holding a nil pointer.
-func checked[P Placer](p P, err error) (Placer, error) {
+// Checked turns a constructor's typed result into a Kind.Build's, so that
+// a failed constructor never yields a non-nil placer holding a nil
+// pointer.
+func Checked[P Placer](p P, err error) (Placer, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -72,21 +68,50 @@ func LiveList(st *timeline.State) []timeline.Member {
 	return out
 }
 
-// mergeArcs appends an arc unless it continues the previous one's owner.
-func mergeArcs(arcs []Arc, a Arc) []Arc {
+// MergeArcs appends an arc unless it continues the previous one's owner.
+func MergeArcs(arcs []Arc, a Arc) []Arc {
 	if n := len(arcs); n > 0 && arcs[n-1].Node == a.Node {
 		return arcs
 	}
 	return append(arcs, a)
 }
 
-// sampledArcs draws a non-ring rule's ownership wheel: the owner of n
+// SampledArcs draws a non-ring rule's ownership wheel: the owner of n
 // evenly spaced positions, merged into arcs.
-func sampledArcs(n int, owner func(pos uint32) timeline.NodeID) []Arc {
+func SampledArcs(n int, owner func(pos uint32) timeline.NodeID) []Arc {
 	var arcs []Arc
 	for i := range n {
 		p := uint32(uint64(i) << 32 / uint64(n))
-		arcs = mergeArcs(arcs, Arc{Start: p, Node: owner(p)})
+		arcs = MergeArcs(arcs, Arc{Start: p, Node: owner(p)})
+	}
+	return arcs
+}
+
+// RingArcs is the ownership of the circle by the points pts, in position
+// order, when live says which nodes are alive: the stretch up to each
+// point belongs to the first live node at or after it, wrapping, as on
+// a ring (NoNode when none is). Neighbouring arcs of one owner merge.
+func RingArcs(pts []Point, live func(timeline.NodeID) bool) []Arc {
+	P := len(pts)
+	if P == 0 {
+		return []Arc{{Start: 0, Node: timeline.NoNode}}
+	}
+	owner := make([]timeline.NodeID, P)
+	next := timeline.NoNode
+	for range 2 {
+		for j := P - 1; j >= 0; j-- {
+			if id := pts[j].Node; live(id) {
+				next = id
+			}
+			owner[j] = next
+		}
+	}
+	arcs := []Arc{{Start: 0, Node: owner[0]}}
+	for j := 0; j < P-1; j++ {
+		arcs = MergeArcs(arcs, Arc{Start: pts[j].Pos + 1, Node: owner[j+1]})
+	}
+	if pts[P-1].Pos != ^uint32(0) {
+		arcs = MergeArcs(arcs, Arc{Start: pts[P-1].Pos + 1, Node: owner[0]})
 	}
 	return arcs
 }
@@ -94,18 +119,6 @@ func sampledArcs(n int, owner func(pos uint32) timeline.NodeID) []Arc {
 // WheelSamples is the resolution of the ownership wheel of rules that do
 // not place points on the circle.
 const WheelSamples = 1440
-
-// column returns the preference list held at index idx of per-position
-// lists (pref[r][idx] is the r-th choice), without the empty slots.
-func column(pref [][]timeline.NodeID, idx int) []timeline.NodeID {
-	var owners []timeline.NodeID
-	for _, p := range pref {
-		if p[idx] != timeline.NoNode {
-			owners = append(owners, p[idx])
-		}
-	}
-	return owners
-}
 
 // A StartChecker can refuse the starting cluster, as a product refuses a
 // configuration (a Kafka topic's replication factor above its brokers), so
@@ -115,13 +128,13 @@ type StartChecker interface {
 	CheckStart(st *timeline.State) error
 }
 
-// A DeltaPlacer can also place a step incrementally. After update, delta
+// A DeltaPlacer can also place a step incrementally. After Update, Delta
 // fills d (already reset to the step's list length) with every key whose
 // preference list may differ from the one the placer gave it at the
 // previous step, with its new list, and returns true; it returns false,
 // writing nothing that matters, when it cannot, and the caller falls back
-// to assign. The caller asks for a delta only when the list length did
-// not change, and only after an assign or a delta of the previous step.
+// to Assign. The caller asks for a Delta only when the list length did
+// not change, and only after an Assign or a Delta of the previous step.
 type DeltaPlacer interface {
 	Placer
 	Delta(d *Delta) bool
@@ -151,6 +164,7 @@ type Repartitioner interface {
 	Repartitioned() int
 }
 
+// MakeLists returns r preference lists of k entries each.
 func MakeLists(r, k int) [][]timeline.NodeID {
 	out := make([][]timeline.NodeID, r)
 	for i := range out {
@@ -159,6 +173,7 @@ func MakeLists(r, k int) [][]timeline.NodeID {
 	return out
 }
 
+// CountNoNode counts the empty slots (NoNode) of a list.
 func CountNoNode(l []timeline.NodeID) int {
 	n := 0
 	for _, o := range l {
@@ -169,9 +184,19 @@ func CountNoNode(l []timeline.NodeID) int {
 	return n
 }
 
+// B2i is 1 for true and 0 for false, for branch-free counting.
 func B2i(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
+}
+
+// QuoteNames lists node names, quoted, comma-separated.
+func QuoteNames(names []string, ids []timeline.NodeID) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = strconv.Quote(names[id])
+	}
+	return strings.Join(q, ", ")
 }

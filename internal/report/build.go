@@ -11,6 +11,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/prose"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 	"github.com/ringreport/ringreport/internal/text"
@@ -205,7 +206,7 @@ func ruleInfos(res *sim.Result) []RuleInfo {
 // ruleParams lists a rule's parameters in words, defaults filled in.
 func ruleParams(spec placer.RuleSpec) []string {
 	var ps []string
-	for _, v := range spec.Values() {
+	for _, v := range registry.Values(spec) {
 		if v.One != "" {
 			n, _ := strconv.Atoi(v.Value)
 			ps = append(ps, text.Plural(n, v.One, v.Many))

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -134,7 +135,7 @@ func (d *jsonDoc) document(st *sweep.Result) {
 
 // rule describes a rule with its effective parameters.
 func (d *jsonDoc) rule(spec placer.RuleSpec) {
-	e, p := d.e, spec.Effective()
+	e, p := d.e, registry.Effective(spec)
 	e.openObject()
 	e.kstr("label", spec.Label)
 	e.kstr("kind", spec.Kind)

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 )
@@ -280,7 +281,7 @@ func refData(res *sim.Result, st *sweep.Result) refReport {
 
 // refRuleOf describes a rule with its effective parameters.
 func refRuleOf(spec placer.RuleSpec) refRule {
-	e := spec.Effective()
+	e := registry.Effective(spec)
 	r := refRule{Label: spec.Label, Kind: spec.Kind, Hash: e.Hash}
 	if e.VNodes != 0 {
 		r.VNodes = &e.VNodes

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
@@ -200,7 +201,7 @@ func TestLargeCluster(t *testing.T) {
 	if got, want := setup(res).Nodes, "n00, n01, n02, … 24 more …, n27, n28, n29"; got != want {
 		t.Errorf("setup names %q, want %q", got, want)
 	}
-	notable := res.Notable(2, []int{0, 1}, loadExtremes, maxLoadRows-1)
+	notable := figdata.Notable(res, 2, []int{0, 1}, loadExtremes, maxLoadRows-1)
 	var want []string
 	for _, m := range notable {
 		want = append(want, res.Timeline.Nodes[m.ID])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -122,7 +123,7 @@ func tableMembers(res *sim.Result, i int) []timeline.Member {
 	for r := range rules {
 		rules[r] = r
 	}
-	return res.Notable(i, rules, loadExtremes, maxLoadRows-1)
+	return figdata.Notable(res, i, rules, loadExtremes, maxLoadRows-1)
 }
 
 // newLoadTable starts a load table of the given members of step i.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -159,7 +160,7 @@ func (p *parser) noteWeight(n *yaml.Node, v int) {
 }
 
 // usesPoints reports whether a rule places points per node and weight.
-func usesPoints(kind string) bool { return placer.KindOf(kind).Param("vnodes") != nil }
+func usesPoints(kind string) bool { return registry.KindOf(kind).Param("vnodes") != nil }
 
 // checkPoints reports a ring node with more points than Limits.Points.
 func (p *parser) checkPoints(s *sim.Scenario) {
@@ -211,7 +212,7 @@ func estimate(s *sim.Scenario, tl *timeline.Timeline) cost {
 	}
 	nodes, points := int64(len(tl.Nodes)), int64(0)
 	for _, r := range s.Rules {
-		rc := placer.KindOf(r.Kind).Cost(r, maxWeight, vnodeSteps)
+		rc := registry.KindOf(r.Kind).Cost(r, maxWeight, vnodeSteps)
 		if rc.Ranks {
 			c.work = addSat(c.work, mulSat(c.keys, nodes, 1+weightSteps))
 		}

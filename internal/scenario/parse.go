@@ -10,23 +10,26 @@ import (
 	"unicode/utf8"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/sweep"
+	"github.com/ringreport/ringreport/internal/tablerules"
 	"go.yaml.in/yaml/v3"
 )
 
 // Limits on what a scenario may ask of the simulator. A value over a limit
 // is an error that names the limit.
 const (
-	MaxKeys     = 50_000_000        // keys, generated or read from a keys file
-	MaxNodes    = 10_000            // entries in the starting nodes list (or its count)
-	MaxVNodes   = placer.MaxVNodes  // points per unit of weight (rule vnodes, vnodes steps)
-	MaxSteps    = 10_000            // entries in steps
-	MaxReplicas = 64                // preference-list length (replicas, replicas steps)
-	MaxProbes   = placer.MaxProbes  // entries in probes, and a multiprobe rule's probes
-	MaxWeight   = 10_000            // a node's weight
-	MaxM        = placer.MaxMaglevM // a maglev rule's table size m
-	MaxNameLen  = 200               // bytes in a node name, rule label, probe or key prefix
-	MaxNoteLen  = 2000              // bytes in a step's note
+	MaxKeys     = 50_000_000            // keys, generated or read from a keys file
+	MaxNodes    = 10_000                // entries in the starting nodes list (or its count)
+	MaxVNodes   = placer.MaxVNodes      // points per unit of weight (rule vnodes, vnodes steps)
+	MaxSteps    = 10_000                // entries in steps
+	MaxReplicas = 64                    // preference-list length (replicas, replicas steps)
+	MaxProbes   = ringrules.MaxProbes   // entries in probes, and a multiprobe rule's probes
+	MaxWeight   = 10_000                // a node's weight
+	MaxM        = tablerules.MaxMaglevM // a maglev rule's table size m
+	MaxNameLen  = 200                   // bytes in a node name, rule label, probe or key prefix
+	MaxNoteLen  = 2000                  // bytes in a step's note
 
 	// MaxMarkdownDepth bounds how deeply about's Markdown nests (block
 	// quotes, list items, emphasis, links, open brackets; see
@@ -55,8 +58,6 @@ type Options struct {
 	ReadFile func(rel string) ([]byte, error)
 	// Limits bounds the scenario; zero fields take DefaultLimits.
 	Limits Limits
-
-	study *studyState // set by ParseStudy (sweep.go)
 }
 
 // Parse decodes and validates one scenario file. name is the path used in
@@ -65,6 +66,13 @@ type Options struct {
 // Scenario and an ErrorList holding every problem found, sorted by
 // position. Parse never panics.
 func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {
+	s, _, err := parse(name, src, opts)
+	return s, err
+}
+
+// parse is Parse that also returns the plan of the scenario's sweep: and
+// seeds: (see ParseStudy).
+func parse(name string, src []byte, opts Options) (*sim.Scenario, sweep.Plan, error) {
 	p := &parser{file: name, src: src, opts: opts, lim: opts.Limits.withDefaults()}
 	var s *sim.Scenario
 	if int64(len(src)) > p.lim.FileBytes {
@@ -74,9 +82,9 @@ func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {
 	}
 	if len(p.errs) > 0 {
 		p.errs.Sort()
-		return nil, p.errs
+		return nil, sweep.Plan{}, p.errs
 	}
-	return s, nil
+	return s, p.study.plan, nil
 }
 
 // parser holds the state of one Parse call.
@@ -106,6 +114,9 @@ type parser struct {
 	keysVal                  *yaml.Node
 	maxVNodes, maxWeight     int
 	maxVNodesAt, maxWeightAt *yaml.Node
+	// study holds sweep: and seeds: from reading them to checking them,
+	// and the plan they give (sweep.go).
+	study studyState
 }
 
 // decode parses src as exactly one YAML document and returns its root

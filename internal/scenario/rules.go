@@ -9,6 +9,8 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/tablerules"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,20 +18,20 @@ import (
 var HashNames = keys.HashNames
 
 // ruleMapKeys are every key a rule mapping may hold.
-func ruleMapKeys() []string { return append([]string{"rule", "label"}, placer.ParamNames()...) }
+func ruleMapKeys() []string { return append([]string{"rule", "label"}, registry.ParamNames()...) }
 
 // defaultRules are the rules of a scenario that names none.
 func defaultRules() []placer.RuleSpec {
-	out := make([]placer.RuleSpec, len(placer.DefaultRules))
-	for i, k := range placer.DefaultRules {
+	out := make([]placer.RuleSpec, len(registry.DefaultRules))
+	for i, k := range registry.DefaultRules {
 		out[i] = placer.RuleSpec{Kind: k, Label: k}
 	}
 	return out
 }
 
 func ruleNames() []string {
-	names := make([]string, len(placer.Kinds))
-	for i, k := range placer.Kinds {
+	names := make([]string, len(registry.Kinds))
+	for i, k := range registry.Kinds {
 		names[i] = k.Name
 	}
 	return names
@@ -38,9 +40,9 @@ func ruleNames() []string {
 // rulesFor lists the rules that accept param, for messages.
 func rulesFor(param string) string {
 	var names []string
-	for i := range placer.Kinds {
-		if placer.Kinds[i].Param(param) != nil {
-			names = append(names, placer.Kinds[i].Name)
+	for i := range registry.Kinds {
+		if registry.Kinds[i].Param(param) != nil {
+			names = append(names, registry.Kinds[i].Name)
 		}
 	}
 	return strings.Join(names, ", ")
@@ -79,7 +81,7 @@ func (p *parser) rule(e *yaml.Node, ctx string) (placer.RuleSpec, bool) {
 	if e.Kind == yaml.ScalarNode {
 		kind, ok := p.ruleName(e, ctx)
 		if ok {
-			ok = p.requiredParams(e, placer.KindOf(kind), nil, ctx)
+			ok = p.requiredParams(e, registry.KindOf(kind), nil, ctx)
 		}
 		return placer.RuleSpec{Kind: kind, Label: e.Value}, ok
 	}
@@ -95,7 +97,7 @@ func (p *parser) rule(e *yaml.Node, ctx string) (placer.RuleSpec, bool) {
 		p.errorf(e, "%sa rule mapping needs rule: <name>, such as {rule: ring, vnodes: 40}", ctx)
 		ok = false
 	} else if rs.Kind, ok = p.ruleName(fs[i].val, ctx); ok {
-		kind = placer.KindOf(rs.Kind)
+		kind = registry.KindOf(rs.Kind)
 		typed = fs[i].val.Value
 	}
 	for _, f := range fs {
@@ -136,7 +138,7 @@ func (p *parser) ruleName(n *yaml.Node, ctx string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	k := placer.KindOf(s)
+	k := registry.KindOf(s)
 	if k == nil {
 		p.errorf(n, "%sunknown rule %q%s; want one of %s", ctx, clip(s), didYouMean(s, ruleNames()), strings.Join(ruleNames(), ", "))
 		return "", false
@@ -191,8 +193,8 @@ func (p *parser) ruleParam(rs *placer.RuleSpec, kind *placer.Kind, f field, ctx 
 // anyParam returns the first declaration of a parameter, to check its
 // value when the rule's name is missing or unknown.
 func anyParam(name string) *placer.Param {
-	for i := range placer.Kinds {
-		if p := placer.Kinds[i].Param(name); p != nil {
+	for i := range registry.Kinds {
+		if p := registry.Kinds[i].Param(name); p != nil {
 			return p
 		}
 	}
@@ -249,7 +251,7 @@ func (p *parser) paramValue(n *yaml.Node, param placer.Param, ctx string) (strin
 // the permutation of Eisenbud et al. (NSDI 2016) needs m prime.
 func (p *parser) prime(n *yaml.Node, what string, lo, hi int) (int, bool) {
 	m, ok := p.intIn(n, what, lo, hi)
-	if ok && !placer.IsPrime(m) {
+	if ok && !tablerules.IsPrime(m) {
 		p.errorf(n, "%s must be a prime number, such as 65537; got %d", what, m)
 		return 0, false
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -214,9 +215,9 @@ func (p *parser) checkResizes(s *sim.Scenario) {
 		if st.Op != timeline.OpPartitions && st.Op != timeline.OpShards {
 			continue
 		}
-		if !slices.ContainsFunc(s.Rules, func(r placer.RuleSpec) bool { return placer.KindOf(r.Kind).Resizes() == st.Op }) && i < len(p.steps) {
+		if !slices.ContainsFunc(s.Rules, func(r placer.RuleSpec) bool { return registry.KindOf(r.Kind).Resizes() == st.Op }) && i < len(p.steps) {
 			var takers []string
-			for _, k := range placer.Kinds {
+			for _, k := range registry.Kinds {
 				if k.Resizes() == st.Op {
 					takers = append(takers, k.Name)
 				}
@@ -225,7 +226,7 @@ func (p *parser) checkResizes(s *sim.Scenario) {
 		}
 	}
 	for _, r := range s.Rules {
-		if n, err := placer.KindOf(r.Kind).CheckResizes(r, s.Steps); err != nil && n-1 < len(p.steps) {
+		if n, err := registry.KindOf(r.Kind).CheckResizes(r, s.Steps); err != nil && n-1 < len(p.steps) {
 			p.errorf(p.steps[n-1].op, "step %d: %s for rule %s: %v", n, s.Steps[n-1].Op, r.Label, err)
 		}
 	}

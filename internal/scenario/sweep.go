@@ -32,26 +32,12 @@ type studyState struct {
 // seeds: ask for (a zero Plan when it has neither). Parse checks both
 // keys the same way and ignores the plan.
 func ParseStudy(name string, src []byte, opts Options) (*sim.Scenario, sweep.Plan, error) {
-	st := &studyState{}
-	opts.study = st
-	s, err := Parse(name, src, opts)
-	if err != nil {
-		return nil, sweep.Plan{}, err
-	}
-	return s, st.plan, nil
-}
-
-// study returns the parser's studyState, creating it for a plain Parse.
-func (p *parser) study() *studyState {
-	if p.opts.study == nil {
-		p.opts.study = &studyState{}
-	}
-	return p.opts.study
+	return parse(name, src, opts)
 }
 
 // studyField records sweep: or seeds: for checkStudy.
 func (p *parser) studyField(f field) {
-	st := p.study()
+	st := &p.study
 	if f.key.Value == "seeds" {
 		st.seedsVal = f.val
 		return
@@ -64,7 +50,7 @@ const sweepWant = "a mapping with one parameter and its values, such as {vnodes:
 // checkStudy decodes sweep: and seeds: once the rules and nodes are
 // known, and checks every variant's membership timeline.
 func (p *parser) checkStudy(s *sim.Scenario, membershipOK bool) {
-	st := p.study()
+	st := &p.study
 	before := len(p.errs)
 	if st.seedsVal != nil {
 		st.plan.Seeds, _ = p.intIn(st.seedsVal, "seeds", 1, MaxSeeds)

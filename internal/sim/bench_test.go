@@ -9,6 +9,9 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/ringrules"
+	"github.com/ringreport/ringreport/internal/tablerules"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -77,7 +80,7 @@ func BenchmarkBinarySearch(b *testing.B) {
 	k, n, v := 1_000_000, 100, 160
 	b.Run(fmt.Sprintf("keys=%s/nodes=%d/vnodes=%d", sizeName(k), n, v), func(b *testing.B) {
 		sb := newStepBench(b, placer.RuleSpec{Kind: "ring", VNodes: v}, k, n)
-		r := sb.run.p.(*placer.Ring)
+		r := sb.run.p.(*ringrules.Ring)
 		pts := make([]uint32, len(r.Pts))
 		for j, p := range r.Pts {
 			pts[j] = p.Pos
@@ -190,7 +193,7 @@ func newStepBench(b testing.TB, spec placer.RuleSpec, k, n int, steps ...timelin
 	res := &Result{Scenario: s, Keys: keySetOf(k), Timeline: tl}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	e := res.env()
-	p, err := placer.NewPlacer(spec, e)
+	p, err := registry.NewPlacer(spec, e)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -204,20 +207,20 @@ func newStepBench(b testing.TB, spec placer.RuleSpec, k, n int, steps ...timelin
 // the live set is new.
 func BenchmarkMaglevTable(b *testing.B) {
 	for _, n := range []int{100} {
-		b.Run(fmt.Sprintf("m=%d/nodes=%d", placer.DefaultMaglevM, n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("m=%d/nodes=%d", tablerules.DefaultMaglevM, n), func(b *testing.B) {
 			e := &placer.Env{Keys: keySetOf(1000)}
 			st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
 			for i := range n {
 				e.Nodes = append(e.Nodes, benchNode(i))
 				st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: 1})
 			}
-			g, err := placer.NewMaglev(placer.RuleSpec{Kind: "maglev"}, e)
+			g, err := tablerules.NewMaglev(placer.RuleSpec{Kind: "maglev"}, e)
 			if err != nil {
 				b.Fatal(err)
 			}
 			g.Live = placer.LiveList(st)
 			for b.Loop() {
-				g.Cache = placer.MaglevCache{}
+				g.Cache = tablerules.MaglevCache{}
 				g.Populate()
 			}
 		})
@@ -230,7 +233,7 @@ func BenchmarkMaglevTable(b *testing.B) {
 // no incremental path yet, so this is their cost per key and step.
 func BenchmarkProfileStep(b *testing.B) {
 	k, n := 100_000, 100
-	for _, kind := range placer.Kinds {
+	for _, kind := range registry.Kinds {
 		if kind.Profile == nil {
 			continue
 		}

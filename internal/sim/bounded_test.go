@@ -5,6 +5,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -29,11 +30,11 @@ func TestBoundedNeverAboveCapacity(t *testing.T) {
 				if live[id] {
 					eps := spec.Epsilon
 					if eps == 0 {
-						eps = placer.DefaultEpsilon
+						eps = ringrules.DefaultEpsilon
 					}
 					// ⌈(1+ε)·K·w/W⌉ in integers: ε is a multiple of 10⁻⁶ here.
-					num := uint64((1+eps)*placer.EpsScale+0.5) * 10007 * uint64(m.Weight)
-					den := uint64(placer.EpsScale * W)
+					num := uint64((1+eps)*ringrules.EpsScale+0.5) * 10007 * uint64(m.Weight)
+					den := uint64(ringrules.EpsScale * W)
 					limit = int((num + den - 1) / den)
 				}
 				if load > limit {
@@ -72,7 +73,7 @@ func TestCeilMulDiv(t *testing.T) {
 	for _, c := range []struct{ a, b, c, want uint64 }{
 		{10, 10, 3, 34}, {9, 1, 3, 3}, {1 << 62, 8, 1 << 62, 8}, {1<<63 + 1, 2, 1 << 62, 5},
 	} {
-		if got := placer.CeilMulDiv(c.a, c.b, c.c); got != c.want {
+		if got := ringrules.CeilMulDiv(c.a, c.b, c.c); got != c.want {
 			t.Errorf("ceilMulDiv(%d, %d, %d) = %d, want %d", c.a, c.b, c.c, got, c.want)
 		}
 	}

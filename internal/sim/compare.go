@@ -1,7 +1,11 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+)
 
 // Migration names two rules of a scenario, by label, whose placements
 // are compared on the same membership at every step: what switching the
@@ -55,11 +59,11 @@ func specIndex(specs []placer.RuleSpec, label string) int {
 
 func migrationSteps(res *Result, from, to placer.RuleSpec) ([]MigrationStep, error) {
 	e := res.env()
-	pa, err := placer.NewPlacer(from, e)
+	pa, err := registry.NewPlacer(from, e)
 	if err != nil {
 		return nil, err
 	}
-	pb, err := placer.NewPlacer(to, e)
+	pb, err := registry.NewPlacer(to, e)
 	if err != nil {
 		return nil, err
 	}

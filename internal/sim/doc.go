@@ -10,11 +10,14 @@
 //  2. keys.NewKeySet generates or takes the keys and sorts them by their
 //     default position (keys.Hash32); this canonical order is shared by
 //     every rule, so per-key results line up across rules.
-//  3. Replay runs each rule (a placer.Placer, built from the registry in
-//     internal/placer) through the timeline: at every
+//  3. Replay runs each rule (a placer.Placer, built by
+//     registry.NewPlacer) through the timeline: at every
 //     step the rule assigns every key a preference list, and a tracker
 //     compares it with the previous step's to count moved, needed and
 //     ideal moves, replica changes, a fingerprint and exact recurrences.
+//
+// What only figures draw from a Result (key positions on a wheel, arcs,
+// notable members) is derived in internal/figdata, not here.
 //
 // Counts are integers. Floating-point figures (Balance) are derived from
 // them at the edge, for presentation. Nothing here reads files, the

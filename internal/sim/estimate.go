@@ -1,8 +1,11 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
+import (
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // EstimateMemory returns the approximate peak memory, in bytes, that
 // replaying s takes: the key set, every rule's working state (its share
@@ -42,14 +45,14 @@ func EstimateMemory(s *Scenario) int64 {
 // node weighs the same at every step.
 func perKeyBytes(spec placer.RuleSpec, r int64, uniform bool) int64 {
 	n := 6*r + 4 + 2*historyBytesPerKey
-	k := placer.KindOf(spec.Kind)
+	k := registry.KindOf(spec.Kind)
 	if k == nil {
 		return n
 	}
 	if k.Footprint.KeyBytes != nil {
 		n += k.Footprint.KeyBytes(spec, r, uniform)
 	}
-	switch h, _ := keys.ParseHash(spec.Kind, spec.Effective().Hash); h {
+	switch h, _ := keys.ParseHash(spec.Kind, registry.Effective(spec).Hash); h {
 	case keys.HashCRC32, keys.HashMD5:
 		n += 16 // positions under the rule's hash, their order and ranks
 	case keys.HashXX:
@@ -62,7 +65,7 @@ func perKeyBytes(spec placer.RuleSpec, r int64, uniform bool) int64 {
 // and the arcs and points of point-based rules.
 func perStepBytes(spec placer.RuleSpec, points, k int64) int64 {
 	n := 2 * int64(stripCells(int(k)))
-	if kind := placer.KindOf(spec.Kind); kind != nil && kind.Footprint.StepPoints {
+	if kind := registry.KindOf(spec.Kind); kind != nil && kind.Footprint.StepPoints {
 		if spec.VNodes > 0 {
 			points = points / placer.DefaultVNodes * int64(spec.VNodes)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -52,7 +53,7 @@ func TestFamilyProbeMatchesAssign(t *testing.T) {
 	res := mustReplay(t, s)
 	for _, rr := range res.Rules {
 		e := res.env()
-		p, err := placer.NewPlacer(rr.Spec, e)
+		p, err := registry.NewPlacer(rr.Spec, e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestFamilyReplayIsReproducible(t *testing.T) {
 func TestFamilyOrderIsPermutation(t *testing.T) {
 	res := mustReplay(t, churnScenario(300))
 	for _, rr := range res.Rules {
-		p, _ := placer.NewPlacer(rr.Spec, res.env())
+		p, _ := registry.NewPlacer(rr.Spec, res.env())
 		rank := p.Order()
 		if rank == nil {
 			continue
@@ -196,12 +197,12 @@ func TestFamilyBadSpecs(t *testing.T) {
 		{Kind: "bounded", Epsilon: math.NaN()}, {Kind: "ketama", Hash: "crc32"}, {Kind: "ketama", VNodes: 100},
 		{Kind: "slots", Hash: "md5"}, {Kind: "nope"},
 	} {
-		if p, err := placer.NewPlacer(spec, e); err == nil || p != nil {
+		if p, err := registry.NewPlacer(spec, e); err == nil || p != nil {
 			t.Errorf("%+v: got placer %v, err %v; want an error", spec, p, err)
 		}
 	}
 	for _, spec := range []placer.RuleSpec{{Kind: "maglev", M: 7}, {Kind: "ketama", Hash: "md5"}, {Kind: "bounded", Epsilon: 0.01}} {
-		if _, err := placer.NewPlacer(spec, e); err != nil {
+		if _, err := registry.NewPlacer(spec, e); err != nil {
 			t.Errorf("%+v: %v", spec, err)
 		}
 	}

@@ -1,11 +1,14 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"reflect"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/ringrules"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestIncrementalMatchesFull: the fast replay (placer deltas, metrics
@@ -67,7 +70,7 @@ func TestRecurrenceUnderLogBudget(t *testing.T) {
 	}
 	for r, spec := range full.Rules {
 		e := &placer.Env{Keys: full.Keys, Nodes: full.Timeline.Nodes}
-		p, _ := placer.NewPlacer(spec.Spec, e)
+		p, _ := registry.NewPlacer(spec.Spec, e)
 		recomputed := 0
 		run := newRuleRun(full, p, func(step int) [][]timeline.NodeID {
 			recomputed++
@@ -132,14 +135,14 @@ func TestRingMergeMatchesSort(t *testing.T) {
 		}
 		e := &placer.Env{Keys: keys.NewKeySet(s.Keys, s.Seed), Nodes: tl.Nodes}
 		for _, spec := range []placer.RuleSpec{{Kind: "ring", VNodes: 7}, {Kind: "ketama"}} {
-			p, _ := placer.NewPlacer(spec, e)
+			p, _ := registry.NewPlacer(spec, e)
 			for i := range tl.States {
 				p.Update(&tl.States[i])
 				r := ringOf(p)
-				fresh := &placer.Ring{Env: e, Live: r.Live}
-				var all []placer.RingEntry
+				fresh := &ringrules.Ring{Env: e, Live: r.Live}
+				var all []ringrules.RingEntry
 				for j, pt := range r.Pts {
-					all = append(all, placer.RingEntry{Pos: pt.Pos, Node: pt.Node, Index: r.Idx[j]})
+					all = append(all, ringrules.RingEntry{Pos: pt.Pos, Node: pt.Node, Index: r.Idx[j]})
 				}
 				fresh.SetPoints(all)
 				if !reflect.DeepEqual(fresh.Pts, r.Pts) || !reflect.DeepEqual(fresh.Idx, r.Idx) {
@@ -153,11 +156,11 @@ func TestRingMergeMatchesSort(t *testing.T) {
 	}
 }
 
-func ringOf(p placer.Placer) *placer.Ring {
-	if k, ok := p.(*placer.Ketama); ok {
+func ringOf(p placer.Placer) *ringrules.Ring {
+	if k, ok := p.(*ringrules.Ketama); ok {
 		return k.R
 	}
-	return p.(*placer.Ring)
+	return p.(*ringrules.Ring)
 }
 
 // wantPoints counts the points the members of st should have.
@@ -166,15 +169,15 @@ func wantPoints(p placer.Placer, st *timeline.State) int {
 	live := placer.LiveList(st)
 	for _, m := range st.Members {
 		switch r := p.(type) {
-		case *placer.Ring:
+		case *ringrules.Ring:
 			v := r.Vnodes
 			if st.VNodes > 0 {
 				v = st.VNodes
 			}
 			n += v * m.Weight
-		case *placer.Ketama:
+		case *ringrules.Ketama:
 			if !m.Failed {
-				n += 4 * placer.KetamaCount(m.Weight, totalWeight(st), len(live))
+				n += 4 * ringrules.KetamaCount(m.Weight, totalWeight(st), len(live))
 			}
 		}
 	}

@@ -1,11 +1,13 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/tablerules"
+	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/cespare/xxhash/v2"
 	gojump "github.com/dgryski/go-jump"
@@ -18,7 +20,7 @@ func TestJumpMatchesGoJump(t *testing.T) {
 	for i := range 20000 {
 		key = keys.Mix64(key + uint64(i))
 		for _, n := range []int{1, 2, 3, 7, 10, 11, 64, 1000, 65535} {
-			if got, want := placer.JumpHash(key, n), int(gojump.Hash(key, n)); got != want {
+			if got, want := tablerules.JumpHash(key, n), int(gojump.Hash(key, n)); got != want {
 				t.Fatalf("jumpHash(%#x, %d) = %d, go-jump says %d", key, n, got, want)
 			}
 		}
@@ -90,7 +92,7 @@ func TestJumpWeights(t *testing.T) {
 			t.Errorf("node %d share %.3f, want %.3f ± 0.01", id, got, want)
 		}
 	}
-	j, _ := placer.NewJump(placer.RuleSpec{Kind: "jump"}, res.env())
+	j, _ := tablerules.NewJump(placer.RuleSpec{Kind: "jump"}, res.env())
 	j.Update(&res.Timeline.States[1])
 	if got := j.Buckets; len(got) != 6 || got[0] != 0 || got[3] != 1 || got[4] != 2 {
 		t.Errorf("buckets %v, want [a b b b c c]", got)

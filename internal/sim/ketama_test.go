@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/hex"
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"strconv"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/ringrules"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // ketamaServers is libketama's own test server list, ketama.servers in
@@ -19,7 +21,7 @@ var ketamaServers = []timeline.NodeSpec{
 }
 
 // newKetamaFor builds a ketama placer over the given servers, all live.
-func newKetamaFor(t *testing.T, servers []timeline.NodeSpec) (*placer.Ketama, *timeline.State) {
+func newKetamaFor(t *testing.T, servers []timeline.NodeSpec) (*ringrules.Ketama, *timeline.State) {
 	t.Helper()
 	e := &placer.Env{Keys: keys.NewKeySet(keys.KeySpec{Count: 1}, 1)}
 	st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
@@ -27,7 +29,7 @@ func newKetamaFor(t *testing.T, servers []timeline.NodeSpec) (*placer.Ketama, *t
 		e.Nodes = append(e.Nodes, s.Name)
 		st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: s.Weight})
 	}
-	k, err := placer.NewKetama(placer.RuleSpec{Kind: "ketama"}, e)
+	k, err := ringrules.NewKetama(placer.RuleSpec{Kind: "ketama"}, e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestKetamaPoints(t *testing.T) {
 	for _, c := range []struct{ w, total, n, want int }{
 		{1, 3, 3, 40}, {600, 4300, 8, 44}, {100, 4300, 8, 7}, {1, 1000, 2, 0}, {1, 1, 1, 40},
 	} {
-		if got := placer.KetamaCount(c.w, c.total, c.n); got != c.want {
+		if got := ringrules.KetamaCount(c.w, c.total, c.n); got != c.want {
 			t.Errorf("ketamaCount(%d, %d, %d) = %d, want %d", c.w, c.total, c.n, got, c.want)
 		}
 	}
@@ -126,7 +128,7 @@ func TestKetamaUnequalWeightsRebuild(t *testing.T) {
 // 39 hashes each (156 points), so growing from 60 to 61 servers moves keys
 // between servers that stayed; update says so.
 func TestKetamaFloatRounding(t *testing.T) {
-	if got := placer.KetamaCount(1, 61, 61); got != 39 {
+	if got := ringrules.KetamaCount(1, 61, 61); got != 39 {
 		t.Fatalf("ketamaCount(1, 61, 61) = %d, want 39", got)
 	}
 	servers := make([]timeline.NodeSpec, 61)

@@ -1,12 +1,14 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/tablerules"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestFastModExact: fastMod equals p % n at the edges of both ranges and
@@ -20,7 +22,7 @@ func TestFastModExact(t *testing.T) {
 		ps = append(ps, r.Uint32())
 	}
 	for _, n := range ns {
-		f := placer.NewFastMod(n)
+		f := tablerules.NewFastMod(n)
 		for _, p := range ps {
 			if got := f.Of(p); got != p%n {
 				t.Fatalf("%d mod %d = %d, want %d", p, n, got, p%n)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -102,7 +103,7 @@ func checkDeltaMatchesScratch(t *testing.T, s *Scenario) int {
 	}
 	spec := s.Rules[0]
 	e := &placer.Env{Keys: keys.NewKeySet(s.Keys, s.Seed), Nodes: tl.Nodes}
-	p, err := placer.NewPlacer(spec, e)
+	p, err := registry.NewPlacer(spec, e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"testing"
+
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/timeline"
-	"testing"
 )
 
 // TestMultiprobeBrute: every key goes to the node whose live point
@@ -15,7 +17,7 @@ func TestMultiprobeBrute(t *testing.T) {
 		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []timeline.Step{fail("b")}}
 	res := mustReplay(t, s)
 	e := res.env()
-	p, _ := placer.NewMultiprobe(placer.RuleSpec{Kind: "multiprobe", Probes: 5}, e)
+	p, _ := ringrules.NewMultiprobe(placer.RuleSpec{Kind: "multiprobe", Probes: 5}, e)
 	p.Update(&res.Timeline.States[1])
 	owners := ownersAt(res, 0, 1)
 	for i, h := range res.Keys.Pos {

@@ -1,12 +1,14 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/haproxy"
@@ -19,7 +21,7 @@ import (
 // join order. internal/conformance checks each package against the real
 // product; this closes the chain from the product to ringreport's output.
 func TestProfilesThroughTheReplay(t *testing.T) {
-	for _, k := range placer.Kinds {
+	for _, k := range registry.Kinds {
 		if k.Profile == nil {
 			continue
 		}
@@ -94,7 +96,7 @@ func required(k placer.Kind) map[string]string {
 // naming sdbm turns it off, so the rule a scenario names bare must hash
 // keys as the package does with no options.
 func TestHAProxyDefaultAvalanche(t *testing.T) {
-	k := placer.KindOf("haproxy")
+	k := registry.KindOf("haproxy")
 	r, err := k.Profile.New(placer.WithDefaults(k.Params, placer.RuleSpec{Kind: "haproxy"}))
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +105,7 @@ func TestHAProxyDefaultAvalanche(t *testing.T) {
 	if key := []byte("user:42"); r.Hash(key) != want.Hash(key) {
 		t.Errorf("bare haproxy hashes %q to %d; HAProxy's default gives %d", key, r.Hash(key), want.Hash(key))
 	}
-	if e := (placer.RuleSpec{Kind: "haproxy"}).Effective(); e.Opts["avalanche"] != "true" || e.Opts["hash_function"] != "sdbm" {
+	if e := registry.Effective(placer.RuleSpec{Kind: "haproxy"}); e.Opts["avalanche"] != "true" || e.Opts["hash_function"] != "sdbm" {
 		t.Errorf("effective options %v; want sdbm with avalanche", e.Opts)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 )
 
 // TestReadmeRuleTable checks the README's table of placement rules
@@ -26,7 +26,7 @@ func TestReadmeRuleTable(t *testing.T) {
 		params[m[1]] = m[2]
 	}
 	var kinds []string
-	for _, k := range placer.Kinds {
+	for _, k := range registry.Kinds {
 		kinds = append(kinds, k.Name)
 		for _, p := range k.Params {
 			if !strings.Contains(params[k.Name], "`"+p.Name+"`") {
@@ -35,6 +35,6 @@ func TestReadmeRuleTable(t *testing.T) {
 		}
 	}
 	if !slices.Equal(rows, kinds) {
-		t.Errorf("README's rule table lists %v; the registry (sim.Kinds) has %v", rows, kinds)
+		t.Errorf("README's rule table lists %v; the registry (registry.Kinds) has %v", rows, kinds)
 	}
 }

@@ -1,11 +1,13 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/tablerules"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestRendezvousTopR: every key's list is the R live nodes with the
@@ -15,7 +17,7 @@ func TestRendezvousTopR(t *testing.T) {
 		Replicas: 3, Rules: []placer.RuleSpec{{Kind: "rendezvous"}}, Steps: []timeline.Step{fail("c")}}
 	res := mustReplay(t, s)
 	e := res.env()
-	z, _ := placer.NewRendezvous(placer.RuleSpec{Kind: "rendezvous"}, e)
+	z, _ := tablerules.NewRendezvous(placer.RuleSpec{Kind: "rendezvous"}, e)
 	lists := replayTo(res.Rules[0].Spec, e, res.Timeline, 1)
 	for i, k := range res.Keys.Pos {
 		ids := []timeline.NodeID{0, 1, 3, 4} // c failed
@@ -47,7 +49,7 @@ func TestRendezvousIncremental(t *testing.T) {
 		for r := range res.Rules {
 			for i := range res.Timeline.States {
 				e := res.env()
-				z, _ := placer.NewRendezvous(res.Rules[r].Spec, e)
+				z, _ := tablerules.NewRendezvous(res.Rules[r].Spec, e)
 				z.Update(&res.Timeline.States[i]) // a fresh placer ranks everything
 				lists := make([][]timeline.NodeID, res.Timeline.States[i].Replicas)
 				for k := range lists {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"github.com/ringreport/ringreport/internal/workers"
 )
@@ -76,7 +77,7 @@ func labelRules(rules []placer.RuleSpec) []placer.RuleSpec {
 // replayRule runs one rule through every state of the timeline.
 func replayRule(res *Result, spec placer.RuleSpec, opts replayOptions) (RuleResult, error) {
 	e := res.env()
-	p, err := placer.NewPlacer(spec, e)
+	p, err := registry.NewPlacer(spec, e)
 	if err != nil {
 		return RuleResult{}, err
 	}
@@ -200,7 +201,7 @@ func probes(p placer.Placer, keys []string, r int) []Probe {
 // replayTo recomputes a rule's assignment at an earlier step from scratch;
 // it serves exact recurrence checks when snapshots would cost too much.
 func replayTo(spec placer.RuleSpec, e *placer.Env, tl *timeline.Timeline, step int) [][]timeline.NodeID {
-	p, _ := placer.NewPlacer(spec, e)
+	p, _ := registry.NewPlacer(spec, e)
 	for i := 0; i <= step; i++ {
 		p.Update(&tl.States[i])
 	}

@@ -1,8 +1,11 @@
 package sim
 
-import "github.com/ringreport/ringreport/internal/placer"
-import "github.com/ringreport/ringreport/internal/timeline"
-import "github.com/ringreport/ringreport/internal/keys"
+import (
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
 
 // Result is a finished replay: the inputs, the membership timeline and,
 // for every rule, what happened at every step. Renderers read it and
@@ -265,28 +268,13 @@ func (r *Result) WithoutFigureData() *Result {
 	return &out
 }
 
-// Arcs returns the ownership of the circle under rule at step: the
-// step's Arcs, or for the point rules the arcs their points give the
-// step's live members (a new slice each call).
-func (r *Result) Arcs(rule, step int) []placer.Arc {
-	sr := &r.Rules[rule].Steps[step]
-	if sr.Arcs != nil || sr.Points == nil {
-		return sr.Arcs
-	}
-	live := make([]bool, len(r.Timeline.Nodes))
-	for _, m := range r.Timeline.States[step].Members {
-		live[m.ID] = !m.Failed
-	}
-	return placer.RingArcs(sr.Points, func(id timeline.NodeID) bool { return live[id] })
-}
-
 // EachOwner replays rule up to step afresh and calls f for every key, in
 // canonical order, with its position and preference list there as a
 // Probe, exactly as the probe table reports a probe: the bulk form of probes, for
 // comparing a prediction with production key by key.
 func (r *Result) EachOwner(rule, step int, f func(key string, pos Probe)) error {
 	e := r.env()
-	p, err := placer.NewPlacer(r.Rules[rule].Spec, e)
+	p, err := registry.NewPlacer(r.Rules[rule].Spec, e)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,13 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"slices"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/ringrules"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestRingHashOption: a ring under another hash walks keys in that
@@ -15,7 +17,7 @@ func TestRingHashOption(t *testing.T) {
 		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "ring", Hash: "crc32", VNodes: 20}, {Kind: "modulo", Hash: "md5"}}}
 	res := mustReplay(t, s)
 	owners := ownersAt(res, 0, 0)
-	r := placer.NewRing(placer.RuleSpec{Kind: "ring", Hash: "crc32", VNodes: 20}, res.env())
+	r := ringrules.NewRing(placer.RuleSpec{Kind: "ring", Hash: "crc32", VNodes: 20}, res.env())
 	r.Update(&res.Timeline.States[0])
 	for i := range res.Keys.Len() {
 		pos := keys.HashCRC32.Sum32(res.Keys.AppendName(nil, i))

@@ -1,11 +1,13 @@
 package sim
 
 import (
-	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"strings"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/tablerules"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // TestKeySlot: the Redis Cluster specification's examples (Key
@@ -23,7 +25,7 @@ func TestKeySlot(t *testing.T) {
 		{"foo", 12182},
 		{"bar", 5061},
 	} {
-		if got := placer.KeySlot([]byte(c.key)); got != c.slot {
+		if got := tablerules.KeySlot([]byte(c.key)); got != c.slot {
 			t.Errorf("KeySlot(%q) = %d, want %d", c.key, got, c.slot)
 		}
 	}
@@ -44,7 +46,7 @@ func TestSlotsRebalance(t *testing.T) {
 	s := &Scenario{Name: "s", Title: "s", Seed: 1, Keys: keys.KeySpec{Count: 30000}, Nodes: names("a", "b", "c"),
 		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "slots"}}, Steps: []timeline.Step{add("d"), remove("b")}}
 	res := mustReplay(t, s)
-	sl, _ := placer.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
+	sl, _ := tablerules.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
 	sl.Update(&res.Timeline.States[0])
 	// redis-cli --cluster create: 0-5460, 5461-10922, 10923-16383.
 	if sl.Home[0] != 0 || sl.Home[5460] != 0 || sl.Home[5461] != 1 || sl.Home[10922] != 1 || sl.Home[10923] != 2 {
@@ -92,7 +94,7 @@ func TestSlotsFailover(t *testing.T) {
 	if steps[2].Recurs != 0 || !strings.Contains(steps[1].Notes[0], "replica") || len(steps[2].Notes) != 1 {
 		t.Errorf("recover: recurs %d, notes %q / %q", steps[2].Recurs, steps[1].Notes, steps[2].Notes)
 	}
-	sl, _ := placer.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
+	sl, _ := tablerules.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
 	sl.Update(&res.Timeline.States[1])
 	if got := slotCounts(sl.Serve, 5); got[2] != 0 || got[0] != 4096 || got[4] != 4096 {
 		t.Errorf("serving slots %v, want 4096 for each live node", got)
@@ -106,7 +108,7 @@ func TestSlotsWeights(t *testing.T) {
 		Nodes: []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 3}}, Rules: []placer.RuleSpec{{Kind: "slots"}},
 		Steps: []timeline.Step{{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "a", Weight: 3}}}}}
 	res := mustReplay(t, s)
-	sl, _ := placer.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
+	sl, _ := tablerules.NewSlots(placer.RuleSpec{Kind: "slots"}, res.env())
 	sl.Update(&res.Timeline.States[0])
 	if got := slotCounts(sl.Home, 2); got[0] != 4096 || got[1] != 12288 {
 		t.Errorf("start: %v slots, want [4096 12288]", got)

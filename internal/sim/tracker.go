@@ -16,7 +16,7 @@ import (
 // a delta, the keys whose lists a placer says may have changed, or as a
 // whole new assignment, which the tracker diffs against the current one.
 // Either way every metric is updated from the changed keys alone, so a
-// step that moves few keys costs little; fullMeasure in tracker_full.go
+// step that moves few keys costs little; fullMeasure in tracker_reference.go
 // recomputes everything from scratch and serves as the tests' oracle.
 type tracker struct {
 	res      *Result

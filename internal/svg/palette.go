@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -193,9 +194,9 @@ var reasonHelp = [sim.NumReasons]string{
 }
 
 // rulePalette colours the rules: a rule kind takes the slot of its place
-// in the registry, sim.Kinds, so that it has the same colour in every
+// in the registry, registry.Kinds, so that it has the same colour in every
 // scenario and figure; a kind added at the registry's end takes the next
-// free slot, and no other kind's colour changes (reordering sim.Kinds
+// free slot, and no other kind's colour changes (reordering registry.Kinds
 // would change them). The first nine slots, the algorithms (ring to slots)
 // that scenarios compare with each other, were picked first and
 // farthest apart, the products' slots after them, apart from each other
@@ -283,16 +284,16 @@ type ruleStyle struct {
 // kindSlot is a kind's place in the registry; a name the registry does
 // not know gets a number past its end, from a hash of the name.
 func kindSlot(kind string) int {
-	if k := placer.KindOf(kind); k != nil {
-		for i := range placer.Kinds {
-			if &placer.Kinds[i] == k {
+	if k := registry.KindOf(kind); k != nil {
+		for i := range registry.Kinds {
+			if &registry.Kinds[i] == k {
 				return i
 			}
 		}
 	}
 	h := fnv.New32a()
 	h.Write([]byte(kind))
-	return len(placer.Kinds) + int(h.Sum32()%64)
+	return len(registry.Kinds) + int(h.Sum32()%64)
 }
 
 // kindStyle is the style of the first rule of a kind in a scenario. The

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
@@ -136,8 +137,8 @@ func apart(t *testing.T, what string, colors []string, normal, cvd float64) {
 // stands out on both backgrounds; node colours stay apart and clear of
 // the received and sent colours.
 func TestDataColours(t *testing.T) {
-	if len(rulePalette) < len(placer.Kinds) {
-		t.Errorf("%d rule colours for %d registered kinds", len(rulePalette), len(placer.Kinds))
+	if len(rulePalette) < len(registry.Kinds) {
+		t.Errorf("%d rule colours for %d registered kinds", len(rulePalette), len(registry.Kinds))
 	}
 	for n, c := range rulePalette {
 		for name, bg := range map[string]string{"light": lightInk.bg, "dark": darkInk.bg} {
@@ -150,13 +151,13 @@ func TestDataColours(t *testing.T) {
 			}
 		}
 	}
-	for n, k := range placer.Kinds {
+	for n, k := range registry.Kinds {
 		if got := kindStyle(k.Name).color; n < len(rulePalette) && got != rulePalette[n] {
 			t.Errorf("kind %s (slot %d) has colour %s, want %s", k.Name, n, got, rulePalette[n])
 		}
 	}
 	apart(t, "algorithms", rulePalette[:algorithms], 11, 7.5)
-	apart(t, "products", rulePalette[algorithms:len(placer.Kinds)], 9, 6)
+	apart(t, "products", rulePalette[algorithms:len(registry.Kinds)], 9, 6)
 	apart(t, "every rule colour", rulePalette[:], 6, 4)
 	var nodes []string
 	for _, c := range nodePalette {
@@ -193,7 +194,7 @@ func TestRuleStyles(t *testing.T) {
 	}
 	seen := map[look]string{}
 	hatches := map[int]string{}
-	for j, k := range placer.Kinds {
+	for j, k := range registry.Kinds {
 		name := k.Name
 		st := kindStyle(name)
 		l := look{st.dash, st.marker}
@@ -224,7 +225,7 @@ func TestRuleStyles(t *testing.T) {
 		t.Errorf("the second and third ring share colour %s", sts[2].color)
 	}
 	// Every kind's first variant is a colour of its own.
-	for n, c := range rulePalette[:len(placer.Kinds)] {
+	for n, c := range rulePalette[:len(registry.Kinds)] {
 		v := variantColor(c, 1)
 		for m, o := range rulePalette {
 			if d := colorDistance(v, o); d < 8 {
@@ -246,7 +247,7 @@ func TestRuleColourByKind(t *testing.T) {
 		t.Fatalf("ring is rule %d of ring.yaml and %d of grow-64.yaml; want two different places", ra, rb)
 	}
 	sa, sb := styles(a)[ra], styles(b)[rb]
-	ringColor := rulePalette[slices.IndexFunc(placer.Kinds, func(k placer.Kind) bool { return k.Name == "ring" })]
+	ringColor := rulePalette[slices.IndexFunc(registry.Kinds, func(k placer.Kind) bool { return k.Name == "ring" })]
 	if sa != sb || sa.color != ringColor {
 		t.Errorf("ring is drawn %+v in one scenario and %+v in the other, want %s in both", sa, sb, ringColor)
 	}

@@ -5,7 +5,9 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -100,7 +102,7 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.
 	cx, cy := g.pw/2, g.hd+g.r+30
 	failed := func(id timeline.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
 	nodes := len(res.Timeline.Nodes)
-	c.ring(cx, cy, g.r, 16, arcSpans(res.Arcs(r, i), nodes, 2*math.Pi*g.r), func(id timeline.NodeID) []string {
+	c.ring(cx, cy, g.r, 16, arcSpans(figdata.Arcs(res, r, i), nodes, 2*math.Pi*g.r), func(id timeline.NodeID) []string {
 		return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
 	})
 	if sr.Points != nil {
@@ -127,8 +129,8 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 	if res.Keys.Len() > maxDots {
 		return
 	}
-	pos := res.KeyPositions(r)
-	moved := res.MovedKeys(r, i)
+	pos := figdata.KeyPositions(res, r)
+	moved := figdata.MovedKeys(res, r, i)
 	isMoved := func(k int) bool { return moved != nil && moved[k] }
 	c.dots(cx, cy, kr, 2.2, pos, func(k int) bool { return !isMoved(k) }, cls("key"))
 	c.dots(cx, cy, kr, 4, pos, isMoved, cls("hot"))
@@ -138,7 +140,7 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 // the next, so that its sampled wheel shows shares, and the colour under
 // a key's dot is not its owner's: every rule but the point rules (ring,
 // bounded, ketama) and slots, whose arcs are exact.
-func mosaicWheel(spec placer.RuleSpec) bool { return placer.KindOf(spec.Kind).Mosaic }
+func mosaicWheel(spec placer.RuleSpec) bool { return registry.KindOf(spec.Kind).Mosaic }
 
 func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 	sr := &res.Rules[r].Steps[i]
@@ -181,7 +183,7 @@ func legendMembers(res *sim.Result, r, i int) (shown []timeline.Member, more int
 	if len(st.Members) <= maxLegendRows {
 		return st.Members, 0
 	}
-	shown = res.Notable(i, []int{r}, legendExtremes, maxLegendRows-1)
+	shown = figdata.Notable(res, i, []int{r}, legendExtremes, maxLegendRows-1)
 	return shown, len(st.Members) - len(shown)
 }
 

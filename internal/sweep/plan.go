@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -60,7 +61,7 @@ func Applies(param string, r placer.RuleSpec) bool {
 	if param == Nodes || param == Replicas {
 		return true
 	}
-	return placer.KindOf(r.Kind).Param(param) != nil
+	return registry.KindOf(r.Kind).Param(param) != nil
 }
 
 // Scenario returns the variant of base for sweep value i and seed j: a

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -80,7 +81,7 @@ func even(st *timeline.State) (int, bool) {
 }
 
 func (res *Result) ringCurve(r int, spec placer.RuleSpec) (Curve, bool) {
-	kind := placer.KindOf(spec.Kind)
+	kind := registry.KindOf(spec.Kind)
 	if kind.Theory != placer.RingTheory {
 		return Curve{}, false
 	}
@@ -121,7 +122,7 @@ func (res *Result) noiseCurve() Curve {
 // addCurve is the moved fraction of step 1 when it adds one node to an
 // even cluster of n: the ideal 1/(n+1), or n/(n+1) for modulo.
 func (res *Result) addCurve(r int, spec placer.RuleSpec) (Curve, bool) {
-	modulo := placer.KindOf(spec.Kind).Theory == placer.ModuloTheory
+	modulo := registry.KindOf(spec.Kind).Theory == placer.ModuloTheory
 	c := Curve{Name: "ideal", Formula: "1/(n+1)", Rules: []string{spec.Label}}
 	if modulo {
 		c = Curve{Name: "modulo theory", Formula: "n/(n+1)", Rules: []string{spec.Label}}

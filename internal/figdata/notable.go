@@ -1,0 +1,69 @@
+package figdata
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
+
+// Notable returns the members of step i that a shortened list of a large
+// cluster keeps, in join order: the members the step acted on, the failed
+// ones, and under each of the given rules the extremes most and the
+// extremes least loaded live members, by their load relative to their
+// fair share (ties go to the earlier member). It keeps at most limit
+// members, taken in that order of priority, so that the nodes a step
+// acts on are never crowded out. The wheel legends and the report's load
+// tables show these when a cluster has too many members to list.
+func Notable(res *sim.Result, i int, rules []int, extremes, limit int) []timeline.Member {
+	st := &res.Timeline.States[i]
+	keep := make([]bool, len(st.Members))
+	kept := 0
+	mark := func(j int) {
+		if !keep[j] && kept < limit {
+			keep[j] = true
+			kept++
+		}
+	}
+	for j, m := range st.Members {
+		if slices.Contains(st.Named, m.ID) {
+			mark(j)
+		}
+	}
+	var live []int
+	for j, m := range st.Members {
+		if m.Failed {
+			mark(j)
+		} else {
+			live = append(live, j)
+		}
+	}
+	for _, r := range rules {
+		rel := relativeLoads(res, r, i)
+		byLoad := slices.Clone(live)
+		slices.SortStableFunc(byLoad, func(a, b int) int { return cmp.Compare(rel[b], rel[a]) })
+		for e := range min(extremes, len(byLoad)) {
+			mark(byLoad[e])
+			mark(byLoad[len(byLoad)-1-e])
+		}
+	}
+	out := make([]timeline.Member, 0, kept)
+	for j, m := range st.Members {
+		if keep[j] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// relativeLoads returns LoadShare of every member of step i under rule
+// r, by member index.
+func relativeLoads(res *sim.Result, r, i int) []float64 {
+	st := &res.Timeline.States[i]
+	out := make([]float64, len(st.Members))
+	for j, m := range st.Members {
+		out[j] = res.LoadShare(r, i, m.ID)
+	}
+	return out
+}

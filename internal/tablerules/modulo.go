@@ -1,0 +1,121 @@
+package tablerules
+
+import (
+	"math/bits"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
+
+// modulo is the naive baseline: bucket = hash mod n over the live members,
+// bucket i being the i-th live member in join order. A node that rejoins
+// goes to the end of the order, so modulo depends on the order of the
+// nodes, not only on the set. The key's hash is the rule's (Hash32 by
+// default, low 32 bits of xxhash64). Modulo has no weighted form: weights
+// are ignored, with a note.
+type modulo struct {
+	env  *placer.Env
+	live []timeline.Member
+	kc   *keys.KeyCache
+}
+
+// ModuloKind is the modulo rule's registry entry.
+var ModuloKind = placer.Kind{Name: "modulo", Doc: "hash(key) mod n over the live nodes in join order: simple, and moves almost every key when n changes.",
+	Params: []placer.Param{placer.HashParam}, Mosaic: true, Theory: placer.ModuloTheory,
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newModulo(s, e)) }}
+
+func newModulo(spec placer.RuleSpec, e *placer.Env) (*modulo, error) {
+	h, err := keys.ParseHash(spec.Kind, spec.Hash)
+	if err != nil {
+		return nil, err
+	}
+	return &modulo{env: e, kc: keys.NewKeyCache(e.Keys, h)}, nil
+}
+
+func (m *modulo) Update(st *timeline.State) []string {
+	m.live = placer.LiveList(st)
+	if weighted(m.live) {
+		return []string{"modulo has no weighted form: weights ignored"}
+	}
+	return nil
+}
+
+func (m *modulo) Assign(lists [][]timeline.NodeID) {
+	n := uint32(len(m.live))
+	ids := make([]timeline.NodeID, n)
+	for i, mem := range m.live {
+		ids[i] = mem.ID
+	}
+	for r, list := range lists {
+		if uint32(r) >= n {
+			fill(list, timeline.NoNode)
+			continue
+		}
+		assignRank(list, m.kc.Pos32(), ids, uint32(r))
+	}
+}
+
+// assignRank writes the r-th choice of every key, ids[(p + r) mod n] for
+// its position p, into list. The primary choice, the common case, has a
+// loop of its own without the offset.
+func assignRank(list []timeline.NodeID, pos []uint32, ids []timeline.NodeID, r uint32) {
+	n := uint32(len(ids))
+	mod := NewFastMod(n)
+	list = list[:len(pos)]
+	if r == 0 {
+		for i, p := range pos {
+			list[i] = ids[mod.Of(p)]
+		}
+		return
+	}
+	for i, p := range pos {
+		b := mod.Of(p) + r
+		if b >= n {
+			b -= n
+		}
+		list[i] = ids[b]
+	}
+}
+
+func (m *modulo) Probe(key string, r int) (uint64, []timeline.NodeID) {
+	n := uint32(len(m.live))
+	b := m.kc.Hash.Sum32([]byte(key)) % n
+	owners := make([]timeline.NodeID, 0, r)
+	for j := 0; j < r && j < int(n); j++ {
+		owners = append(owners, m.live[(b+uint32(j))%n].ID)
+	}
+	return uint64(b), owners
+}
+
+func (m *modulo) Geometry() ([]placer.Arc, []placer.Point) {
+	n := uint32(len(m.live))
+	return placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID { return m.live[p%n].ID }), nil
+}
+
+func (m *modulo) Order() []uint32 {
+	_, rank := m.kc.Order()
+	return rank
+}
+
+func fill(s []timeline.NodeID, v timeline.NodeID) {
+	for i := range s {
+		s[i] = v
+	}
+}
+
+// fastMod computes p mod n for 32-bit p and n ≥ 1 with two multiplies
+// instead of a division (Lemire, Kaser, Kurz, "Faster Remainder by Direct
+// Computation", 2019: with m = ⌊(2⁶⁴−1)/n⌋+1, p mod n is the high 64
+// bits of (m·p mod 2⁶⁴)·n, exact for every 32-bit p and n).
+type fastMod struct {
+	n, m uint64
+}
+
+func NewFastMod(n uint32) fastMod { return fastMod{n: uint64(n), m: ^uint64(0)/uint64(n) + 1} }
+
+// Of returns p mod n.
+func (f fastMod) Of(p uint32) uint32 {
+	hi, _ := bits.Mul64(f.m*uint64(p), f.n)
+	return uint32(hi)
+}
