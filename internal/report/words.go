@@ -119,12 +119,28 @@ func movedPhrase(rows []SummaryRow, i, best int, moved func(SummaryRow) int) str
 	}
 	b := rows[best]
 	switch {
-	case len(rows) == 1 || i == best || moved(b) == 0:
+	case len(rows) == 1:
+		return s + " (" + fixed(2, rows[i].TimesK) + " × K" + optimumClause(rows[i]) + ")"
+	case i == best || moved(b) == 0:
 		return s
 	case n == moved(b):
 		return s + " (as many as " + b.Label + ")"
 	}
 	return s + " (" + times(ratio(n, moved(b))) + " as many as " + b.Label + ")"
+}
+
+// optimumClause compares a rule's moves at the membership changes with
+// their optimum: "; at the 8 membership changes 1.02× their optimum", or
+// "" when there is no optimum to compare with.
+func optimumClause(row SummaryRow) string {
+	if row.TotalOptimum == 0 {
+		return ""
+	}
+	their := "their"
+	if row.OptimumSteps == 1 {
+		their = "its"
+	}
+	return "; at the " + plural(row.OptimumSteps, "step that changes a fair share", "steps that change a fair share") + " " + times(row.OptimumRatio) + " " + their + " optimum"
 }
 
 // balanceSentence gives every rule's worst deviation at the last step,
