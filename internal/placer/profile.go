@@ -34,6 +34,10 @@ type Profile struct {
 	// KeyBytes is the profile's own memory per key, for the estimate,
 	// beside the 8 bytes of its key position.
 	KeyBytes int64
+	// Table, when not nil, is the entries of the profile's table (tokens,
+	// a lookup table, partitions) for a spec with its defaults, given the
+	// most weight on it at any step, for the cost estimate.
+	Table func(spec RuleSpec, weight int64) int64
 	// Effective, when not nil, fills in the defaults that depend on other
 	// parameters (the product's own Options.Effective), for reports.
 	Effective func(spec RuleSpec) RuleSpec
@@ -98,10 +102,18 @@ func (k *Kind) Resizes() timeline.Op {
 	return k.Profile.Resize
 }
 
+// table is the profile's Table as a Kind's cost.table, or nil.
+func (p Profile) table() func(RuleSpec, int64, int64) int64 {
+	if p.Table == nil {
+		return nil
+	}
+	return func(s RuleSpec, weight, _ int64) int64 { return p.Table(WithDefaults(p.Params, s), weight) }
+}
+
 // Kind returns the registry entry of the profile.
 func (p Profile) Kind() Kind {
 	return Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, Profile: &p, effective: p.Effective,
-		Footprint: cost{KeyBytes: func(RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }},
+		Footprint: cost{KeyBytes: func(RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }, table: p.table()},
 		Position: func(spec RuleSpec) func([]byte) uint32 {
 			r, err := p.New(spec)
 			if err != nil {

@@ -56,7 +56,7 @@ func (p *parser) scenario(root *yaml.Node) *sim.Scenario {
 	if membershipOK && !p.aliased {
 		if tl := p.timeline(s); tl != nil && len(p.errs) == 0 {
 			p.checkPoints(s)
-			p.checkCost(s, tl)
+			p.checkCost(s)
 		}
 	}
 	p.checkExpect(s, expect)

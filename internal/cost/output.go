@@ -1,0 +1,104 @@
+package cost
+
+import "github.com/ringreport/ringreport/internal/sim"
+
+// The output terms, in bytes written. Each was fitted on builds of the
+// shape that stresses it and rounded up.
+const (
+	// FixedBytes is what every scenario writes whatever its size: the
+	// whole-run figures, the page's frame and style, the tables of the
+	// Summary.
+	FixedBytes = 1 << 20
+	// StepFigureBytes is one step's figures of one rule: its wheel and its
+	// strip, the page's copies of them and its section of the page and
+	// report.md. 1,001 states of two rules over 10 nodes wrote 182 MB,
+	// 91 KB a state and rule.
+	StepFigureBytes = 96 << 10
+	// NodeStateBytes is one node at one state, beside its name: data.json's
+	// member and live lists and one load per rule (loadEntries of them),
+	// the wheel's legend. 10⁴ nodes over three states of two rules wrote
+	// 3.9 MB of data.json, about 65 bytes a node and state beside its name.
+	NodeStateBytes = 24
+	// NodeRuleBytes is one node under one rule over the whole run: its
+	// keys received and sent in data.json and the report, and its bars in
+	// transfers.svg (2.1 MB for 10⁴ nodes and two rules) and on the page.
+	NodeRuleBytes = 320
+	// ProbeBytes is one probe under one rule at one state, beside its
+	// owners: its position and the table row (data.json, report.md, the
+	// page), and OwnerBytes one owner in its preference list beside the
+	// node's name, in each of those three files.
+	ProbeBytes, OwnerBytes = 3 * 64, 3 * 8
+	// KeyTextCopies is how many times the longest key of a keys file may
+	// be written whole (data.json and the CSV files keep keys exactly:
+	// the hot keys, the key sample, owners.csv's rows).
+	KeyTextCopies = 32
+)
+
+// outputBytes is the output of one scenario, by what builds it.
+type outputBytes struct {
+	// figures are the step figures, rendered one at a time; text is
+	// everything else, which the page, report.md and data.json hold in
+	// memory.
+	figures, text int64
+}
+
+func (o outputBytes) total() int64 { return addSat(o.figures, o.text) }
+
+// output estimates what the build of s writes.
+func output(s *sim.Scenario, sh shape) outputBytes {
+	rules := int64(len(s.Rules))
+	loads := 2 + rules // nodes, live, and one load map per rule
+	perState := mulSat(addSat(mulSat(sh.names, NodeStateBytes), sh.nameBytes), loads)
+	var probes int64
+	for _, p := range s.Probes {
+		probes = addSat(probes, int64(len(p))+ProbeBytes)
+	}
+	// every probe's owners: replicas names each (at most the longest
+	// list), in three files
+	maxName := sh.nameBytes / max(sh.names, 1) * 2 // long names are common; err high
+	owners := mulSat(int64(len(s.Probes)), sh.replicas, addSat(OwnerBytes, 3*maxName))
+	perState = addSat(perState, mulSat(rules, addSat(probes, owners)))
+	text := addSat(FixedBytes, mulSat(perState, sh.states),
+		mulSat(rules, addSat(mulSat(sh.names, NodeRuleBytes), mulSat(sh.nameBytes, 3))),
+		mulSat(sh.keyBytes, KeyTextCopies))
+	return outputBytes{figures: mulSat(sh.states, rules, StepFigureBytes), text: text}
+}
+
+// The rendering terms.
+const (
+	// FigureWork is what the figures and tables of one step of one rule
+	// cost to render beside the bytes they write, in key-steps.
+	FigureWork = 100_000
+	// NodeWork is one node at one state under one rule, in key-steps:
+	// sorting loads for the balance figure and the legends, the tracker's
+	// per-node counts, the transfers between nodes. A build of 10⁵ keys
+	// over 10⁴ nodes and three states of two rules took 9.3 s, 2·10⁸
+	// key-steps, 2,300 a node, state and rule beside the other terms.
+	NodeWork = 4096
+	// ByteWork is the work of writing one byte of output (formatting,
+	// escaping, Markdown to HTML): 1,001 states of two rules wrote 182 MB
+	// in 15.8 s, where 2·10⁸ key-steps of figures leave about one a byte.
+	ByteWork = 1
+	// StateRuleBytes is the rendering's peak memory per state and rule:
+	// the step's model, its figures and tables (1,001 states of two rules
+	// peaked at 348 MB, 170 KB a state and rule).
+	StateRuleBytes = 300 << 10
+	// NodeStateMemory is one node at one state in the result (its member
+	// entry, its load under each rule), beside its name.
+	NodeStateMemory = 64
+)
+
+// renderWork is the time of drawing and writing the output o of a
+// scenario of shape sh.
+func renderWork(sh shape, rules int64, o outputBytes) int64 {
+	return addSat(mulSat(sh.states, rules, FigureWork), mulSat(sh.names, sh.states, rules, NodeWork), mulSat(o.total(), ByteWork))
+}
+
+// renderMemory is the peak memory the result and the rendering add to
+// the replay: the member lists and loads of every state, the rendering
+// of a step, and the text files, held whole while they are built (twice:
+// a buffer grows by doubling).
+func renderMemory(sh shape, rules int64, o outputBytes) int64 {
+	result := mulSat(sh.states, 2+rules, addSat(mulSat(sh.names, NodeStateMemory), sh.nameBytes))
+	return addSat(result, mulSat(sh.states, rules, StateRuleBytes), mulSat(o.text, 2))
+}
