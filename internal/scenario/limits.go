@@ -2,7 +2,7 @@ package scenario
 
 import (
 	"fmt"
-		"slices"
+	"slices"
 	"strconv"
 	"strings"
 
