@@ -9,11 +9,19 @@ const (
 	// whole-run figures, the page's frame and style, the tables of the
 	// Summary.
 	FixedBytes = 1 << 20
-	// StepFigureBytes is one step's figures of one rule: its wheel and its
-	// strip, the page's copies of them and its section of the page and
-	// report.md. 1,001 states of two rules over 10 nodes wrote 182 MB,
-	// 91 KB a state and rule.
-	StepFigureBytes = 96 << 10
+	// StepFigureBytes is one step's figures of one rule beside its arcs:
+	// its strip, the wheel's frame and legend, the page's copies and the
+	// step's section of the page and report.md; ArcBytes is one arc or
+	// point of the wheel (at most MaxArcs of them; past it a wheel is
+	// drawn per pixel), in the figure and the page. 1,001 states of ring
+	// (1,600 points) and modulo over 10 nodes wrote 182 MB, 91 KB a state
+	// and rule; the wheels of 3,000 nodes took 290 KB a state for two
+	// rules, and as much again inlined in the page.
+	StepFigureBytes, ArcBytes, MaxArcs = 64 << 10, 64, 10_000
+	// TransfersCSVBytes bounds transfers.csv, which a build writes only
+	// while it stays under 5 MiB; PairBytes is one of its rows beside the
+	// two names.
+	TransfersCSVBytes, PairBytes = 5 << 20, 48
 	// NodeStateBytes is one node at one state, beside its name: data.json's
 	// member and live lists and one load per rule (loadEntries of them),
 	// the wheel's legend. 10⁴ nodes over three states of two rules wrote
@@ -60,8 +68,22 @@ func output(s *sim.Scenario, sh shape) outputBytes {
 	perState = addSat(perState, mulSat(rules, addSat(probes, owners)))
 	text := addSat(FixedBytes, mulSat(perState, sh.states),
 		mulSat(rules, addSat(mulSat(sh.names, NodeRuleBytes), mulSat(sh.nameBytes, 3))),
-		mulSat(sh.keyBytes, KeyTextCopies))
-	return outputBytes{figures: mulSat(sh.states, rules, StepFigureBytes), text: text}
+		mulSat(sh.keyBytes, KeyTextCopies), transfersCSV(sh, rules))
+	var figures int64
+	for _, r := range s.Rules {
+		_, table := ruleCost(r, sh)
+		arcs := min(addSat(table, sh.names), MaxArcs)
+		figures = addSat(figures, mulSat(sh.states, addSat(StepFigureBytes, mulSat(arcs, ArcBytes))))
+	}
+	return outputBytes{figures: figures, text: text}
+}
+
+// transfersCSV bounds transfers.csv: a row per (step, rule, from, to)
+// pair of moved keys, while it stays under TransfersCSVBytes.
+func transfersCSV(sh shape, rules int64) int64 {
+	pairs := min(mulSat(sh.names, sh.names), sh.keys)
+	row := PairBytes + 2*sh.nameBytes/max(sh.names, 1)*2 // long names are common; err high
+	return min(TransfersCSVBytes, mulSat(sh.states, rules, pairs, row))
 }
 
 // The rendering terms.
