@@ -82,8 +82,9 @@ type shape struct {
 	// vnodeSteps is the largest vnodes step, weightSteps the number of
 	// weight steps, replicas the longest preference list.
 	vnodeSteps, weightSteps, replicas int64
-	// keyBytes is the longest key of a keys file (0 for generated keys).
-	keyBytes int64
+	// keyBytes is the longest key of a keys file and keyTotal their
+	// summed lengths (0 for generated keys).
+	keyBytes, keyTotal int64
 }
 
 // shapeOf counts s.
@@ -121,6 +122,7 @@ func shapeOf(s *sim.Scenario) shape {
 	}
 	for _, k := range s.Keys.List {
 		sh.keyBytes = max(sh.keyBytes, int64(len(k)))
+		sh.keyTotal += int64(len(k))
 	}
 	return sh
 }

@@ -13,8 +13,11 @@
 // against the estimate.
 //
 // One key-step is the unit of Work: the time of placing one key at one
-// step under one rule. It was about 45 ns on the reference machine (a
-// 2-core Xeon VM shared by several builds, load ≈ 20): a replay of 10⁶
-// keys over 21 states under two rules (ring, modulo) took 2.1 s for 5·10⁷
-// key-steps, and 100 seed replays of 10⁵ keys 2.7 s for 6·10⁷.
+// step under one rule, about 5 ns on the reference machine (a 2-core
+// Xeon VM shared by several builds), where a step that passes over every
+// key (modulo, jump's renumbering) takes 1–5 ns a key and an incremental
+// one less. The other terms are converted to it at their own measured
+// cost: hashing and sorting a key set, building a ring point, filling a
+// maglev table, a node at a step, a byte of output. On a loaded machine
+// (load ≈ 20 on two cores) everything took about 3.4 times as long.
 package cost

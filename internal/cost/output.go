@@ -1,6 +1,9 @@
 package cost
 
-import "github.com/ringreport/ringreport/internal/sim"
+import (
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/sim"
+)
 
 // The output terms, in bytes written. Each was fitted on builds of the
 // shape that stresses it and rounded up.
@@ -13,7 +16,8 @@ const (
 	// its strip, the wheel's frame and legend, the page's copies and the
 	// step's section of the page and report.md; ArcBytes is one arc or
 	// point of the wheel (at most MaxArcs of them; past it a wheel is
-	// drawn per pixel), in the figure and the page. 1,001 states of ring
+	// drawn per pixel, placer.WheelSamples arcs), in the figure and the
+	// page. 1,001 states of ring
 	// (1,600 points) and modulo over 10 nodes wrote 182 MB, 91 KB a state
 	// and rule; the wheels of 3,000 nodes took 290 KB a state for two
 	// rules, and as much again inlined in the page.
@@ -36,10 +40,10 @@ const (
 	// page), and OwnerBytes one owner in its preference list beside the
 	// node's name, in each of those three files.
 	ProbeBytes, OwnerBytes = 3 * 64, 3 * 8
-	// KeyTextCopies is how many times the longest key of a keys file may
-	// be written whole (data.json and the CSV files keep keys exactly:
-	// the hot keys, the key sample, owners.csv's rows).
-	KeyTextCopies = 32
+	// HotKeys is how many keys data.json writes whole, when keys have
+	// request counts (its hot keys; the report and the page cut every key
+	// at 200 bytes, and a build writes no owners.csv).
+	HotKeys = 10
 )
 
 // outputBytes is the output of one scenario, by what builds it.
@@ -68,14 +72,25 @@ func output(s *sim.Scenario, sh shape) outputBytes {
 	perState = addSat(perState, mulSat(rules, addSat(probes, owners)))
 	text := addSat(FixedBytes, mulSat(perState, sh.states),
 		mulSat(rules, addSat(mulSat(sh.names, NodeRuleBytes), mulSat(sh.nameBytes, 3))),
-		mulSat(sh.keyBytes, KeyTextCopies), transfersCSV(sh, rules))
+		hotKeys(s, sh), transfersCSV(sh, rules))
 	var figures int64
 	for _, r := range s.Rules {
 		_, table := ruleCost(r, sh)
-		arcs := min(addSat(table, sh.names), MaxArcs)
+		arcs := addSat(table, sh.names)
+		if arcs > MaxArcs {
+			arcs = placer.WheelSamples // drawn per pixel
+		}
 		figures = addSat(figures, mulSat(sh.states, addSat(StepFigureBytes, mulSat(arcs, ArcBytes))))
 	}
 	return outputBytes{figures: figures, text: text}
+}
+
+// hotKeys bounds the keys data.json writes whole.
+func hotKeys(s *sim.Scenario, sh shape) int64 {
+	if !s.Keys.Weighted() {
+		return 0
+	}
+	return mulSat(sh.keyBytes, HotKeys)
 }
 
 // transfersCSV bounds transfers.csv: a row per (step, rule, from, to)
@@ -89,18 +104,22 @@ func transfersCSV(sh shape, rules int64) int64 {
 // The rendering terms.
 const (
 	// FigureWork is what the figures and tables of one step of one rule
-	// cost to render beside the bytes they write, in key-steps.
-	FigureWork = 100_000
-	// NodeWork is one node at one state under one rule, in key-steps:
-	// sorting loads for the balance figure and the legends, the tracker's
+	// cost to render beside the bytes they write, in key-steps (4.5 ms).
+	FigureWork = 900_000
+	// NodeWork is one node at one state under one rule, and NodePairWork
+	// one pair of nodes at one state under one rule, in key-steps: the
+	// loads sorted for the balance figure and the legends, the tracker's
 	// per-node counts, the transfers between nodes. A build of 10⁵ keys
-	// over 10⁴ nodes and three states of two rules took 9.3 s, 2·10⁸
-	// key-steps, 2,300 a node, state and rule beside the other terms.
-	NodeWork = 4096
+	// over 10⁴ nodes and three states of two rules took 2.75 s, of which
+	// 1.85 s beside the other terms: 30 µs a node, state and rule, or 3
+	// ns a pair; 100 states of 200 nodes under five rules take far less
+	// than 30 µs a node (the whole build, 1.3 s), so the pairs are what
+	// grows.
+	NodeWork, NodePairWork = 64, 1
 	// ByteWork is the work of writing one byte of output (formatting,
 	// escaping, Markdown to HTML): 1,001 states of two rules wrote 182 MB
-	// in 15.8 s, where 2·10⁸ key-steps of figures leave about one a byte.
-	ByteWork = 1
+	// in 4.9 s, 27 ns a byte with the figures' drawing.
+	ByteWork = 8
 	// StateRuleBytes is the rendering's peak memory per state and rule:
 	// the step's model, its figures and tables (1,001 states of two rules
 	// peaked at 348 MB, 170 KB a state and rule).
@@ -113,7 +132,8 @@ const (
 // renderWork is the time of drawing and writing the output o of a
 // scenario of shape sh.
 func renderWork(sh shape, rules int64, o outputBytes) int64 {
-	return addSat(mulSat(sh.states, rules, FigureWork), mulSat(sh.names, sh.states, rules, NodeWork), mulSat(o.total(), ByteWork))
+	nodes := addSat(mulSat(sh.names, NodeWork), mulSat(sh.names, sh.names, NodePairWork))
+	return addSat(mulSat(sh.states, rules, FigureWork), mulSat(nodes, sh.states, rules), mulSat(o.total(), ByteWork))
 }
 
 // renderMemory is the peak memory the result and the rendering add to

@@ -10,19 +10,27 @@ import (
 )
 
 // The replay's work terms, in key-steps (see the package doc for the
-// unit).
+// unit, about 5 ns).
 const (
 	// KeySetWork is each rule's work per key of a replay before its first
 	// step: hashing the key under the rule's hash, sorting the positions,
-	// the canonical order. 100 seed replays of 10⁵ keys over two states
-	// (2.7 s) leave about 2.5 key-steps a key beside the placements.
-	KeySetWork = 4
+	// the canonical order (about 180 ns a key: 100 seed replays of 10⁵
+	// keys over two states took 2.7 s on the loaded machine).
+	KeySetWork = 36
 	// PointWork is the work of one ring point when a rule builds its
 	// ring: hashing "name#i", sorting, the figure's arcs. 10⁷ points of
-	// one ring took 14.8 s, 1.5 µs or 33 key-steps a point; the steps
-	// after it merge only what changed (five states of the same ring,
-	// 13.8 s).
-	PointWork = 40
+	// one ring took 14.8 s on the loaded machine (1.5 µs a point, about
+	// 440 ns unloaded); the steps after it merge only what changed (five
+	// states of the same ring, 13.8 s).
+	PointWork = 100
+	// KeyByteWork is the bytes of a keys file's keys one key-step hashes
+	// (about 1 GB/s).
+	KeyByteWork = 4
+	// TableTryWork is one try of maglev's fill, which takes about ln M
+	// tries an entry: a few nanoseconds while the table is in cache (m =
+	// 65,537 over 100 nodes, 2.5 ms a table), and BigTableTryWork when it
+	// is not (m = 16,777,213 over 10⁴ nodes, 20 s a table, 70 ns a try).
+	TableTryWork, BigTableTryWork, BigTable = 1, 16, 1 << 20
 )
 
 // The replay's memory terms, in bytes.
@@ -31,6 +39,11 @@ const (
 	// its ring and its first step's figures: 10⁷ and 2·10⁷ points took
 	// 505 and 970 MB of peak RSS, 48 bytes a point.
 	PointBytes = 64
+	// KeyCopies is how many copies of a keys file's bytes a replay holds
+	// at its peak: the file as read, the keys cut from it, and what
+	// hashing and the key order take. A file of one 200 MB key and 100
+	// small ones peaked at 638 MB (3.2 copies).
+	KeyCopies = 4
 	// TableBytes is the memory of one entry of any other table (maglev's
 	// lookup table with its permutation state, a profile's token ring or
 	// partition map), the one in use and the one being built.
@@ -48,7 +61,7 @@ func replayWork(s *sim.Scenario, sh shape) int64 {
 	var w int64
 	for _, r := range s.Rules {
 		rc, table := ruleCost(r, sh)
-		w = addSat(w, mulSat(sh.keys, KeySetWork), mulSat(sh.keys, rc.PerKey, sh.states))
+		w = addSat(w, mulSat(sh.keys, KeySetWork), sh.keyTotal/KeyByteWork, mulSat(sh.keys, rc.PerKey, sh.states))
 		if rc.Ranks {
 			w = addSat(w, mulSat(sh.keys, sh.names, 1+sh.weightSteps))
 		}
@@ -56,9 +69,7 @@ func replayWork(s *sim.Scenario, sh shape) int64 {
 			// built once, merged at every step
 			w = addSat(w, mulSat(table, PointWork), mulSat(table, sh.states))
 		} else {
-			// filled anew at each state: maglev's fill takes about log₂ M
-			// tries an entry (m = 16,777,213 over 10⁴ nodes, 20 s a table)
-			w = addSat(w, mulSat(table, log2(table), sh.states))
+			w = addSat(w, mulSat(tableTries(table), sh.states)) // filled anew at each state
 		}
 	}
 	return w
@@ -73,6 +84,16 @@ func ruleCost(r placer.RuleSpec, sh shape) (placer.RuleCost, int64) {
 	}
 	rc := k.Cost(r, sh.weight, sh.vnodeSteps)
 	return rc, rc.Table
+}
+
+// tableTries is the work of filling a table of n entries: n ln n tries
+// (bounded by n ⌈log₂ n⌉), each dearer once the table leaves the cache.
+func tableTries(n int64) int64 {
+	per := int64(TableTryWork)
+	if n > BigTable {
+		per = BigTableTryWork
+	}
+	return mulSat(n, log2(n), per)
 }
 
 // log2 is ⌈log₂ n⌉ for n ≥ 1, and 0 below.
@@ -92,11 +113,7 @@ func log2(n int64) int64 {
 func replayMemory(s *sim.Scenario, sh shape) int64 {
 	k := sh.keys
 	live := mulSat(18, k) // key positions, generation order and strip cells, plus sorting space
-	if s.Keys.List != nil {
-		for _, key := range s.Keys.List {
-			live = addSat(live, int64(len(key))+16) // the strings and their headers
-		}
-	}
+	live = addSat(live, mulSat(int64(len(s.Keys.List)), 16)) // the strings' headers
 	if s.Keys.Weighted() {
 		live = addSat(live, mulSat(8, k)) // weights by generation and by canonical index
 	}
@@ -111,7 +128,7 @@ func replayMemory(s *sim.Scenario, sh shape) int64 {
 			tables = addSat(tables, mulSat(table, TableBytes))
 		}
 	}
-	return addSat(mulSat(live, gcNum)/gcDen, tables)
+	return addSat(mulSat(live, gcNum)/gcDen, tables, mulSat(sh.keyTotal, KeyCopies))
 }
 
 // perKeyBytes is one rule's working memory per key with lists of length

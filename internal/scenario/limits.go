@@ -36,8 +36,8 @@ type Limits struct {
 	Steps int
 	// Work bounds the estimated time of the whole build (the replay, its
 	// sweep and seeds, the figures and every file), in key-steps: the
-	// time of placing one key at one step, about 45 ns on a loaded 2-core
-	// machine (-max-work). internal/cost documents every term.
+	// time of placing one key at one step, about 5 ns on a 2-core machine
+	// (-max-work). internal/cost documents every term.
 	Work int64
 	// Memory bounds the estimated peak memory of building the scenario,
 	// in bytes (-max-memory). The estimate errs high.
@@ -59,7 +59,7 @@ var DefaultLimits = Limits{
 	Nodes:         MaxNodes,
 	Points:        100_000,
 	Steps:         MaxSteps,
-	Work:          1_000_000_000,
+	Work:          4_000_000_000,
 	Memory:        2 << 30,
 	Output:        1 << 30,
 	AboutBytes:    32 << 10,

@@ -33,8 +33,8 @@ func TestLimits(t *testing.T) {
 			"l.yaml:4:30: points: 100 points per unit of weight × weight 3 = 300 points on one node exceed the limit of 299; raise it with -max-points"},
 		{"steps", src, Limits{Steps: 1}, Limits{Steps: 2},
 			"l.yaml:6:3: steps: 2 steps exceed the limit of 1; raise it with -max-steps"},
-		{"work", src, Limits{Work: 2_000_000}, Limits{Work: 3_000_000},
-			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 2,253,818 key-steps, over the limit of 2,000,000; raise it with -max-work, or use fewer keys, steps, nodes or rules"},
+		{"work", src, Limits{Work: 17_000_000}, Limits{Work: 18_000_000},
+			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 17,887,426 key-steps, over the limit of 17,000,000; raise it with -max-work, or use fewer keys, steps, nodes or rules"},
 		{"output", src, Limits{Output: 1 << 20}, Limits{Output: 2 << 20},
 			"l.yaml:2:7: output: replaying 1,000 keys over 3 steps under 2 rules would write about 1.5 MiB, over the limit of 1 MiB; raise it with -max-output"},
 		{"about size", "title: T\nabout: " + strings.Repeat("x", 100) + "\nkeys: 10\nnodes: [a]\n", Limits{AboutBytes: 99}, Limits{AboutBytes: 100},
@@ -62,7 +62,7 @@ func TestDefaultLimits(t *testing.T) {
 		t.Errorf("zero Limits = %+v, want DefaultLimits %+v", got, DefaultLimits)
 	}
 	d := DefaultLimits
-	if d.KeysFileBytes != 256<<20 || d.Work != 1e9 || d.Memory != 2<<30 || d.Output != 1<<30 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.AboutBytes != 32<<10 ||
+	if d.KeysFileBytes != 256<<20 || d.Work != 4e9 || d.Memory != 2<<30 || d.Output != 1<<30 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.AboutBytes != 32<<10 ||
 		MaxNameLen != 200 || MaxNoteLen != 2000 || MaxMarkdownDepth != 16 || MaxMarkdownRuns != 1000 {
 		t.Errorf("DefaultLimits = %+v; update README's Limits and safety section with them", d)
 	}
