@@ -112,7 +112,7 @@ func log2(n int64) int64 {
 // keys (TestReplayMemory) and of rings of 10⁷ points.
 func replayMemory(s *sim.Scenario, sh shape) int64 {
 	k := sh.keys
-	live := mulSat(18, k) // key positions, generation order and strip cells, plus sorting space
+	live := mulSat(18, k)                                    // key positions, generation order and strip cells, plus sorting space
 	live = addSat(live, mulSat(int64(len(s.Keys.List)), 16)) // the strings' headers
 	if s.Keys.Weighted() {
 		live = addSat(live, mulSat(8, k)) // weights by generation and by canonical index
