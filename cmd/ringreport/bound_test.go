@@ -285,7 +285,6 @@ func generatedCases() []boundCase {
 		fmt.Fprintf(&b, "  - fail: %s\n  - recover: %s\n", names[i%70], names[i%70])
 	}
 	cases = append(cases, scenarioCase("probes-replicas-steps.yaml", []byte(b.String()), "refused -max-work"))
-	cases[len(cases)-1].known = "issue 18: the estimate leaves out the probe tables and preference lists of every step"
 
 	// 991 nodes with 200-byte names × 1,999 steps × 3 rules.
 	b.Reset()
@@ -307,7 +306,6 @@ func generatedCases() []boundCase {
 		fmt.Fprintf(&b, "  - {name: n%d, weight: 10000}\n", i)
 	}
 	cases = append(cases, scenarioCase("ring-points.yaml", []byte(b.String()), "refused -max-memory"))
-	cases[len(cases)-1].known = "issue 18: sim.EstimateMemory counts too few bytes a ring point"
 
 	// about: at its size limit, paragraphs of CommonMark's pathological
 	// inputs at the nesting and emphasis limits, or a figure named on

@@ -109,9 +109,12 @@
 // MiB), -max-keys-file-size (256 MiB), -max-keys (50,000,000),
 // -max-nodes (10,000), -max-points (100,000 ring points on one node),
 // -max-steps (10,000), -max-node-steps (2,000,000: distinct node names ×
-// (steps + 1)), -max-work (2,000,000,000 key-steps, about keys ×
-// steps × rules) and -max-memory (4 GiB, estimated, per scenario). Sizes
-// take KiB, MiB and GiB; counts take 50_000_000 or 5e7.
+// (steps + 1)), -max-work (4,000,000,000 key-steps of about 5 ns: the
+// estimated time of the whole build, sweep and seeds included),
+// -max-memory (2 GiB) and -max-output (1 GiB), the last three estimated
+// per scenario by one cost model (internal/cost) that counts the replay,
+// the figures and every file. Sizes take KiB, MiB and GiB; counts take
+// 50_000_000 or 5e7.
 //
 //	$ ringreport validate -max-keys 100_000_000 -max-work 1e10 -max-memory 16GiB scenarios/
 //

@@ -22,8 +22,9 @@ func registerLimits(fs *flag.FlagSet, l *scenario.Limits) {
 	fs.Var(countFlag[int]{&l.Points}, "max-points", "refuse more than `n` ring points on one node (vnodes × weight)")
 	fs.Var(countFlag[int]{&l.Steps}, "max-steps", "refuse scenarios with more than `n` steps")
 	fs.Var(countFlag[int]{&l.NodeSteps}, "max-node-steps", "refuse scenarios with more than `n` node-steps (distinct node names × (steps + 1))")
-	fs.Var(countFlag[int64]{&l.Work}, "max-work", "refuse scenarios whose replay is more than `n` key-steps (about keys × steps × rules)")
+	fs.Var(countFlag[int64]{&l.Work}, "max-work", "refuse scenarios whose build is estimated at more than `n` key-steps (about 5 ns each: keys × steps × rules, tables, nodes, output)")
 	fs.Var(sizeFlag{&l.Memory}, "max-memory", "refuse scenarios estimated to need more than `size` of memory each")
+	fs.Var(sizeFlag{&l.Output}, "max-output", "refuse scenarios estimated to write more than `size` each")
 	fs.Var(sizeFlag{&l.AboutBytes}, "max-about-size", "refuse an about: text larger than `size`")
 }
 

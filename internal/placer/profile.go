@@ -29,6 +29,10 @@ type Profile struct {
 	// KeyBytes is the profile's own memory per key, for the estimate,
 	// beside the 8 bytes of its key position.
 	KeyBytes int64
+	// Table, when not nil, is the entries of the profile's table (tokens,
+	// a lookup table, partitions) for a spec with its defaults, given the
+	// most weight on it at any step, for the cost estimate.
+	Table func(spec RuleSpec, weight int64) int64
 	// Effective, when not nil, fills in the defaults that depend on other
 	// parameters (the product's own Options.Effective), for reports.
 	Effective func(spec RuleSpec) RuleSpec

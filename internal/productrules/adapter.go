@@ -19,7 +19,7 @@ import (
 // profilePlacer below.
 func Kind(p placer.Profile) placer.Kind {
 	return placer.Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, Profile: &p, Effective: p.Effective,
-		Footprint: placer.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }},
+		Footprint: placer.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }, Table: table(p)},
 		Position: func(spec placer.RuleSpec) func([]byte) uint32 {
 			r, err := p.New(spec)
 			if err != nil {
@@ -37,6 +37,14 @@ func Kind(p placer.Profile) placer.Kind {
 			pp.spec = spec
 			return pp, nil
 		}}
+}
+
+// table is the profile's Table as a Kind's Footprint.Table, or nil.
+func table(p placer.Profile) func(placer.RuleSpec, int64, int64) int64 {
+	if p.Table == nil {
+		return nil
+	}
+	return func(s placer.RuleSpec, weight, _ int64) int64 { return p.Table(placer.WithDefaults(p.Params, s), weight) }
 }
 
 // scaleTo32 maps a position of a bits-wide space onto the 32-bit circle.

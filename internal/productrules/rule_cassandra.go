@@ -29,7 +29,8 @@ var cassandraProfile = placer.Profile{
 		placer.Opt(placer.Param{Name: "rf", Type: placer.ParamCounts, Min: 0, Max: 64,
 			Doc: "NetworkTopologyStrategy's replication factor per datacenter (zone), such as {z1: 3, z2: 3}; nodes without a zone are in dc1.", Prefix: "rf "}),
 	},
-	Bits: 64,
+	Bits:  64,
+	Table: func(spec placer.RuleSpec, weight int64) int64 { return int64(atoi(spec.Opts["num_tokens"])) * weight },
 	PositionText: func(_ profile.Rule, _ profile.Placement, h uint64) string {
 		return "token " + strconv.FormatInt(int64(h), 10)
 	},

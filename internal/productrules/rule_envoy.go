@@ -44,6 +44,10 @@ var (
 		},
 		Bits: 64,
 		New:  func(spec placer.RuleSpec) (profile.Rule, error) { return envoy.NewRing(envoyRingOptions(spec)) },
+		Table: func(spec placer.RuleSpec, weight int64) int64 { // at most the cap, at least the minimum per unit of weight
+			o := envoyRingOptions(spec).Effective()
+			return min(int64(o.MaximumRingSize), int64(o.MinimumRingSize)*weight)
+		},
 		Effective: func(spec placer.RuleSpec) placer.RuleSpec {
 			spec.Opts = withOpt(spec.Opts, "maximum_ring_size", strconv.FormatUint(envoyRingOptions(spec).Effective().MaximumRingSize, 10))
 			return spec
@@ -60,7 +64,8 @@ var (
 			envoyPanicThreshold, envoyOverprovisioning,
 		},
 		Bits: 64, Mosaic: true,
-		New: func(spec placer.RuleSpec) (profile.Rule, error) { return envoy.NewMaglev(envoyMaglevOptions(spec)) },
+		New:   func(spec placer.RuleSpec) (profile.Rule, error) { return envoy.NewMaglev(envoyMaglevOptions(spec)) },
+		Table: func(spec placer.RuleSpec, _ int64) int64 { return int64(atoi(spec.Opts["table_size"])) },
 	}
 )
 

@@ -37,6 +37,9 @@ var kafkaProfile = placer.Profile{
 			Doc: "The replica assigner: kraft (StripedReplicaPlacer) or zookeeper (AdminUtils).", Prefix: "assignment "}),
 	},
 	Bits: 32, Mosaic: true,
+	Table: func(spec placer.RuleSpec, _ int64) int64 { // at creation: partitions steps are not counted
+		return int64(atoi(spec.Opts["partitions"])) * int64(atoi(spec.Opts["replication_factor"]))
+	},
 	PositionText: func(r profile.Rule, pl profile.Placement, h uint64) string {
 		return "partition " + strconv.Itoa(kafkaPartition(r, pl, h))
 	},

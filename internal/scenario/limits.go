@@ -2,17 +2,15 @@ package scenario
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/cost"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
-	"github.com/ringreport/ringreport/internal/timeline"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -42,15 +40,17 @@ type Limits struct {
 	// list per step (-max-node-steps). A node removed and added again is
 	// one name.
 	NodeSteps int
-	// Work bounds the replay's time: keys × steps × rules, in key-steps,
-	// where a rule's table (ring points, maglev entries, ...) counts as
-	// that many more keys, each step's figures count as FigureWork keys
-	// per rule, rendezvous adds keys × nodes for ranking every key, and
-	// multiprobe counts each key once per four probes (-max-work).
+	// Work bounds the estimated time of the whole build (the replay, its
+	// sweep and seeds, the figures and every file), in key-steps: the
+	// time of placing one key at one step, about 5 ns on a 2-core machine
+	// (-max-work). internal/cost documents every term.
 	Work int64
-	// Memory bounds the estimated peak memory of replaying and rendering
-	// the scenario, in bytes (-max-memory). The estimate errs high.
+	// Memory bounds the estimated peak memory of building the scenario,
+	// in bytes (-max-memory). The estimate errs high.
 	Memory int64
+	// Output bounds the estimated bytes the build writes for the
+	// scenario (-max-output).
+	Output int64
 	// AboutBytes is the largest about: text, in bytes (-max-about-size).
 	// Its Markdown is nested at most MaxMarkdownDepth levels, which keeps
 	// parsing and rendering it linear in its size.
@@ -66,14 +66,11 @@ var DefaultLimits = Limits{
 	Points:        100_000,
 	Steps:         MaxSteps,
 	NodeSteps:     MaxNodeSteps,
-	Work:          2_000_000_000,
-	Memory:        4 << 30,
+	Work:          4_000_000_000,
+	Memory:        2 << 30,
+	Output:        1 << 30,
 	AboutBytes:    32 << 10,
 }
-
-// FigureWork is what the figures and tables of one step of one rule cost
-// to render, in key-steps (see Limits.Work).
-const FigureWork = 100_000
 
 // withDefaults returns l with zero fields set from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -87,6 +84,7 @@ func (l Limits) withDefaults() Limits {
 	l.NodeSteps = cmpOr(l.NodeSteps, d.NodeSteps)
 	l.Work = cmpOr(l.Work, d.Work)
 	l.Memory = cmpOr(l.Memory, d.Memory)
+	l.Output = cmpOr(l.Output, d.Output)
 	l.AboutBytes = cmpOr(l.AboutBytes, d.AboutBytes)
 	return l
 }
@@ -184,94 +182,40 @@ func (p *parser) checkPoints(s *sim.Scenario) {
 	}
 }
 
-// cost is the estimated work and peak memory of replaying a scenario.
-type cost struct {
-	keys, states, rules int64
-	work, memory        int64
+// checkCost refuses a scenario whose estimated work, memory or output
+// (internal/cost) is over the limits, before anything is replayed, in
+// one error at its keys that names every limit it is over and the flag
+// that raises each (its sweep and seeds are checkStudy's).
+func (p *parser) checkCost(s *sim.Scenario) {
+	p.reportCost(p.costAt(), cost.Of(s), "replaying")
 }
 
-// renderBytes is what rendering one step of one rule takes at its peak:
-// its figures, tables and page text, measured on builds of many steps.
-const renderBytes = 300 << 10
-
-// estimate computes the cost of replaying and rendering s over its
-// timeline tl: memory is sim.EstimateMemory plus the rendering.
-func estimate(s *sim.Scenario, tl *timeline.Timeline) cost {
-	c := cost{keys: int64(keyCount(s.Keys)), states: int64(len(tl.States)), rules: int64(len(s.Rules))}
-	var maxWeight, vnodeSteps, weightSteps int64 // the most weight on the ring at any step
-	for _, st := range tl.States {
-		w := int64(0)
-		for _, m := range st.Members {
-			w += int64(max(m.Weight, 1))
-		}
-		maxWeight = max(maxWeight, w)
-		vnodeSteps = max(vnodeSteps, int64(st.VNodes))
-		if st.Op == timeline.OpWeight {
-			weightSteps++
-		}
+// costAt is where a cost error points: the keys, else the nodes.
+func (p *parser) costAt() *yaml.Node {
+	if p.keysVal != nil {
+		return p.keysVal
 	}
-	nodes, points := int64(len(tl.Nodes)), int64(0)
-	for _, r := range s.Rules {
-		rc := registry.KindOf(r.Kind).Cost(r, maxWeight, vnodeSteps)
-		if rc.Ranks {
-			c.work = addSat(c.work, mulSat(c.keys, nodes, 1+weightSteps))
-		}
-		c.work = addSat(c.work, mulSat(addSat(mulSat(c.keys, rc.PerKey), rc.Table+FigureWork), c.states))
-		if rc.Points {
-			points = addSat(points, mulSat(rc.Table, c.states))
-		}
-	}
-	// Point rules keep about 8 bytes a point a step more than
-	// sim.EstimateMemory counts (measured with 10⁶ points over 200 steps).
-	// sim.EstimateMemory wraps around on absurd counts; at least 16
-	// bytes a key and a rule is a floor that saturates instead.
-	replay := max(sim.EstimateMemory(s), mulSat(c.keys, 16*(c.rules+1)))
-	c.memory = addSat(replay, addSat(mulSat(c.states, c.rules, renderBytes), mulSat(points, 8)))
-	return c
+	return p.nodesVal
 }
 
-// keyCount is the number of keys a KeySpec describes.
-func keyCount(k keys.KeySpec) int {
-	if k.List != nil {
-		return len(k.List)
+// reportCost reports the limits e is over at n, doing what the scenario
+// asks ("replaying", or a sweep's replays).
+func (p *parser) reportCost(n *yaml.Node, e cost.Estimate, doing string) {
+	shape := fmt.Sprintf("%s %s keys over %s under %s", doing, count64(e.Keys), text.Plural(int(e.States), "step", "steps"), text.Plural(int(e.Rules), "rule", "rules"))
+	var over []string
+	if w := e.Work(); w > p.lim.Work {
+		over = append(over, fmt.Sprintf("work: %s is about %s key-steps, over the limit of %s; raise it with -max-work, or use fewer keys, steps, nodes or rules",
+			shape, count64(w), count64(p.lim.Work)))
 	}
-	return k.Count
-}
-
-// mulSat multiplies non-negative numbers, saturating at MaxInt64.
-func mulSat(xs ...int64) int64 {
-	r := int64(1)
-	for _, x := range xs {
-		if x != 0 && r > math.MaxInt64/x {
-			return math.MaxInt64
-		}
-		r *= x
+	if e.Memory > p.lim.Memory {
+		over = append(over, fmt.Sprintf("memory: %s would take about %s, over the limit of %s; raise it with -max-memory, or use fewer keys, steps, nodes, rules or points",
+			shape, Bytes(e.Memory), Bytes(p.lim.Memory)))
 	}
-	return r
-}
-
-// addSat adds non-negative numbers, saturating at MaxInt64.
-func addSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
+	if e.Output > p.lim.Output {
+		over = append(over, fmt.Sprintf("output: %s would write about %s, over the limit of %s; raise it with -max-output, or use fewer steps, nodes, rules, probes or replicas",
+			shape, Bytes(e.Output), Bytes(p.lim.Output)))
 	}
-	return a + b
-}
-
-// checkCost refuses a scenario whose estimated work or memory is over
-// the limits, before anything is replayed.
-func (p *parser) checkCost(s *sim.Scenario, tl *timeline.Timeline) {
-	at := p.keysVal
-	if at == nil {
-		at = p.nodesVal
-	}
-	c := estimate(s, tl)
-	if c.work > p.lim.Work {
-		p.errorf(at, "work: replaying %s keys over %s under %s is about %s key-steps, over the limit of %s; raise it with -max-work, or use fewer keys, steps or rules",
-			count64(c.keys), text.Plural(int(c.states), "step", "steps"), text.Plural(int(c.rules), "rule", "rules"), count64(c.work), count64(p.lim.Work))
-	}
-	if c.memory > p.lim.Memory {
-		p.errorf(at, "memory: replaying %s keys over %s under %s would take about %s, over the limit of %s; raise it with -max-memory, or use fewer keys, steps, rules or points",
-			count64(c.keys), text.Plural(int(c.states), "step", "steps"), text.Plural(int(c.rules), "rule", "rules"), Bytes(c.memory), Bytes(p.lim.Memory))
+	if len(over) > 0 {
+		p.errorf(n, "%s", strings.Join(over, "; "))
 	}
 }

@@ -35,11 +35,13 @@ func TestLimits(t *testing.T) {
 			"l.yaml:6:3: steps: 2 steps exceed the limit of 1; raise it with -max-steps"},
 		{"node steps", src, Limits{NodeSteps: 8}, Limits{NodeSteps: 9},
 			"l.yaml:3:8: node-steps: 3 node names over 3 states is 9 node-steps, over the limit of 8; raise it with -max-node-steps, or use fewer nodes or steps"},
-		{"work", src, Limits{Work: 600_000}, Limits{Work: 700_000},
-			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 607,500 key-steps, over the limit of 600,000; raise it with -max-work, or use fewer keys, steps or rules"},
+		{"work", src, Limits{Work: 17_000_000}, Limits{Work: 18_000_000},
+			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 17,887,426 key-steps, over the limit of 17,000,000; raise it with -max-work, or use fewer keys, steps, nodes or rules"},
+		{"output", src, Limits{Output: 1 << 20}, Limits{Output: 2 << 20},
+			"l.yaml:2:7: output: replaying 1,000 keys over 3 steps under 2 rules would write about 1.5 MiB, over the limit of 1 MiB; raise it with -max-output"},
 		{"about size", "title: T\nabout: " + strings.Repeat("x", 100) + "\nkeys: 10\nnodes: [a]\n", Limits{AboutBytes: 99}, Limits{AboutBytes: 100},
 			"l.yaml:2:8: about: 100 bytes exceed the limit of 99 bytes; raise it with -max-about-size"},
-		{"memory", src, Limits{Memory: 1 << 20}, Limits{Memory: 64 << 20},
+		{"memory", src, Limits{Memory: 1 << 20}, Limits{Memory: 128 << 20},
 			"l.yaml:2:7: memory: replaying 1,000 keys over 3 steps under 2 rules would take about "},
 	}
 	for _, tt := range tests {
@@ -62,13 +64,19 @@ func TestDefaultLimits(t *testing.T) {
 		t.Errorf("zero Limits = %+v, want DefaultLimits %+v", got, DefaultLimits)
 	}
 	d := DefaultLimits
-	if d.KeysFileBytes != 256<<20 || d.Work != 2e9 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.NodeSteps != 2_000_000 || d.AboutBytes != 32<<10 ||
+	if d.KeysFileBytes != 256<<20 || d.Work != 4e9 || d.Memory != 2<<30 || d.Output != 1<<30 || d.Keys != 50_000_000 || d.FileBytes != 4<<20 || d.NodeSteps != 2_000_000 || d.AboutBytes != 32<<10 ||
 		MaxNameLen != 200 || MaxNoteLen != 2000 || MaxMarkdownDepth != 16 || MaxMarkdownRuns != 1000 {
 		t.Errorf("DefaultLimits = %+v; update README's Limits and safety section with them", d)
 	}
-	src := "title: T\nkeys: 50_000_000\nnodes: 10\nsteps:\n  - add: x\n"
-	if _, err := Parse("big.yaml", []byte(src), Options{}); err != nil {
-		t.Errorf("50M keys, one step, two rules should be within the defaults: %v", err)
+	// The shapes README's Limits and safety says build within the
+	// defaults (and measured there).
+	for _, src := range []string{
+		"title: T\nkeys: 10_000_000\nnodes: 10\nrules: [ring]\nsteps:\n  - add: x\n  - remove: node-1\n",
+		"title: T\nkeys: 100_000\nnodes: 10_000\nsteps:\n  - add: x\n  - remove: node-1\n",
+	} {
+		if _, err := Parse("big.yaml", []byte(src), Options{}); err != nil {
+			t.Errorf("within the defaults:\n%s\n%v", src, err)
+		}
 	}
 }
 

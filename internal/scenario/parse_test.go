@@ -202,8 +202,9 @@ func TestParseLimits(t *testing.T) {
 		// add/remove cycle over 100 nodes are 101 names × 2,001 states,
 		// not the 1,100 names that counting every add makes of them.
 		src := base + "nodes: 100\nsteps: [" + strings.Repeat("{add: x}, {remove: x},", 1000) + "]\n"
-		// (The memory estimate, which is not the point here, is over 4 GiB.)
-		if _, err := Parse("l.yaml", []byte(src), Options{Limits: Limits{Memory: 1 << 40}}); err != nil {
+		// (The cost estimate, which is not the point here, is over the
+		// default work and memory limits: 2,001 steps of figures.)
+		if _, err := Parse("l.yaml", []byte(src), Options{Limits: Limits{Memory: 1 << 40, Work: 1 << 50, Output: 1 << 40}}); err != nil {
 			t.Errorf("an add/remove cycle of one node: %v", err)
 		}
 	})

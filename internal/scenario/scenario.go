@@ -222,11 +222,11 @@ func (p *parser) checkMembership(s *sim.Scenario) bool {
 		return false
 	}
 	before := len(p.errs)
-	tl := p.timeline(m)
+	p.timeline(m)
 	if !complete || len(p.errs) > before {
 		return false
 	}
-	p.checkCost(s, tl)
+	p.checkCost(s)
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/cost"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/text"
@@ -66,10 +67,10 @@ func (p *parser) checkStudy(s *sim.Scenario, membershipOK bool) {
 	if at == nil {
 		at = st.seedsVal
 	}
-	if w := sweep.Work(s, st.plan); w > sweep.MaxWork {
-		p.errorf(at, "%s is %s replays of %s keys × %s × %s, about %.2g key placements, over the limit of %.0g (MaxWork); use fewer values, seeds or keys",
-			studyText(st.plan), text.Count(st.plan.Variants()), text.Count(keyCount(s.Keys)),
-			text.Plural(len(s.Steps)+1, "state", "states"), text.Plural(len(s.Rules), "rule", "rules"), w, float64(sweep.MaxWork))
+	if e := cost.Study(cost.Of(s), s, st.plan); e.Work() > p.lim.Work && e.Work()-e.Study <= p.lim.Work {
+		p.errorf(at, "work: %s is %s replays of %s keys × %s × %s beside the scenario itself, about %s key-steps with it, over the limit of %s; raise it with -max-work, or use fewer values, seeds or keys",
+			studyText(st.plan), text.Count(st.plan.Variants()), count64(e.Keys),
+			text.Plural(int(e.States), "state", "states"), text.Plural(int(e.Rules), "rule", "rules"), count64(e.Work()), count64(p.lim.Work))
 		return
 	}
 	if clean && membershipOK && !p.aliased {

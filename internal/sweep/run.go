@@ -10,21 +10,6 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
-// MaxWork bounds Work, the key placements a plan may ask for in total
-// (variants × keys × states × rules): about a minute of replays on a
-// laptop. A scenario over it is rejected before anything runs.
-const MaxWork = 4_000_000_000
-
-// Work returns the key placements that replaying every variant of base
-// costs: variants × K × (steps + 1) × rules.
-func Work(base *sim.Scenario, p Plan) float64 {
-	k := base.Keys.Count
-	if base.Keys.List != nil {
-		k = len(base.Keys.List)
-	}
-	return float64(p.Variants()) * float64(k) * float64(len(base.Steps)+1) * float64(len(base.Rules))
-}
-
 // Metrics are one rule's figures at one step of one variant: those of
 // sim.Result.Metric that a sweep plots or tabulates.
 type Metrics struct {
@@ -70,12 +55,10 @@ type Options struct{}
 
 // Execute replays every variant of base that p asks for, on the worker
 // pool, and keeps their metrics. base must be valid, and
-// so must every variant (internal/scenario checks them); the first
-// error in variant order is returned.
+// so must every variant, and their work must be within bounds
+// (internal/scenario checks both, the work with internal/cost); the
+// first error in variant order is returned.
 func Execute(base *sim.Scenario, p Plan, opts Options) (*Result, error) {
-	if w := Work(base, p); w > MaxWork {
-		return nil, fmt.Errorf("sweep: %d replays of %.3g key placements in all is over the limit of %d (MaxWork)", p.Variants(), w, int64(MaxWork))
-	}
 	nv, ns := p.Points(), p.SeedCount()
 	res := &Result{Plan: p, Base: base, Runs: make([][]Run, nv), Starts: make([][]timeline.State, nv)}
 	errs := make([]error, nv*ns)

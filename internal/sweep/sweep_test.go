@@ -9,7 +9,6 @@ import (
 	"github.com/ringreport/ringreport/internal/workers"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -115,13 +114,6 @@ func TestBand(t *testing.T) {
 	}
 	if b := bandOf([]float64{2}); b.P10 != 2 || b.P90 != 2 {
 		t.Errorf("one seed: %+v", b)
-	}
-}
-
-func TestWorkLimit(t *testing.T) {
-	_, err := Execute(twelve(10_000_000), Plan{Seeds: 1000}, Options{})
-	if err == nil || !strings.Contains(err.Error(), "MaxWork") {
-		t.Errorf("err = %v, want the MaxWork limit", err)
 	}
 }
 

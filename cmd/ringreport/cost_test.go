@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ringreport/ringreport/internal/cost"
+	"github.com/ringreport/ringreport/internal/scenario"
+)
+
+// gridShape is one adversarial shape of TestEstimateGrid: a scenario
+// (and its keys file), what it stresses, and the flag that refuses it,
+// or "" when it must build.
+type gridShape struct {
+	name, stresses string
+	src            string
+	keys           string // keys.txt, when src reads one
+	refused        string
+}
+
+// gridBuildTime bounds a build of the grid on the loaded 2-core
+// reference machine; the memory and output bounds are the estimate's.
+const gridBuildTime = 60 * time.Second
+
+// TestEstimateGrid builds a grid of adversarial shapes (issue 18) with
+// the built command at the default limits. A shape the estimate accepts
+// must build with a peak RSS (rusage) at most the estimate's Memory, an
+// output folder at most its Output, within gridBuildTime; a shape it
+// refuses must be refused, at a position and naming the flag, without
+// writing anything. The shapes are small enough to build in about 30 s
+// in all; cost's own doc names the bigger measurements behind its
+// constants.
+func TestEstimateGrid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and builds every shape with it")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("peak RSS is read from Linux's rusage (KiB)")
+	}
+	bin := buildBinary(t, t.TempDir())
+	for _, sh := range gridShapes() {
+		t.Run(sh.name, func(t *testing.T) { runShape(t, bin, sh) })
+	}
+}
+
+// runShape estimates sh in process and builds it with bin.
+func runShape(t *testing.T, bin string, sh gridShape) {
+	dir := t.TempDir()
+	file := sh.name + ".yaml"
+	writeFile(t, filepath.Join(dir, file), []byte(sh.src))
+	if sh.keys != "" {
+		writeFile(t, filepath.Join(dir, "keys.txt"), []byte(sh.keys))
+	}
+	opts := scenario.Options{ReadFile: func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }}
+	s, plan, perr := scenario.ParseStudy(file, []byte(sh.src), opts)
+	cmd, peak := peakCommand(t, dir, bin, "build", "-o", "out", file)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	if cmd.ProcessState == nil {
+		t.Fatalf("did not run: %v", err)
+	}
+	rss := peak(cmd)
+	if sh.refused != "" {
+		want := regexp.MustCompile("^" + regexp.QuoteMeta(file) + `:\d+:\d+: .*raise it with ` + regexp.QuoteMeta(sh.refused) + `\b`)
+		if perr == nil || !want.MatchString(stderr.String()) || cmd.ProcessState.ExitCode() != exitError {
+			t.Errorf("%s: want it refused at a position naming %s; exit %d:\n%s", sh.stresses, sh.refused, cmd.ProcessState.ExitCode(), clip(stderr.String()))
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
+			t.Error("a refused build wrote out/")
+		}
+		t.Logf("refused in %.2f s, peak RSS %d MiB", took.Seconds(), rss>>20)
+		return
+	}
+	if perr != nil || err != nil {
+		t.Fatalf("%s: want it built: parse: %v; build: %v\n%s", sh.stresses, perr, err, clip(stderr.String()))
+	}
+	e := cost.Study(cost.Of(s), s, plan)
+	out := dirBytes(t, filepath.Join(dir, "out", sh.name))
+	t.Logf("%s: %.1f s, peak RSS %d MiB of %d estimated, output %d KiB of %d estimated, work %.3g key-steps (%.1f s at 5 ns)",
+		sh.stresses, took.Seconds(), rss>>20, e.Memory>>20, out>>10, e.Output>>10, float64(e.Work()), float64(e.Work())*5e-9)
+	if rss > e.Memory {
+		t.Errorf("peak RSS %d MiB is over the estimate of %d MiB", rss>>20, e.Memory>>20)
+	}
+	if out > e.Output {
+		t.Errorf("wrote %d KiB, over the estimate of %d KiB", out>>10, e.Output>>10)
+	}
+	if took > gridBuildTime {
+		t.Errorf("took %.1f s, over %s", took.Seconds(), gridBuildTime)
+	}
+}
+
+// peakCommand returns the command line of bin args in dir and the
+// function that reads the peak RSS of its process once it has run. A
+// process that Go starts inherits the test's own peak RSS (exec records
+// the peak of the memory it replaces, which vfork shares with the
+// parent), so the peak is read from GNU time's %M, which forks from a
+// small process; without GNU time, from rusage, a measure that then
+// errs high by the test's size.
+func peakCommand(t *testing.T, dir, bin string, args ...string) (*exec.Cmd, func(*exec.Cmd) int64) {
+	if timeBin, err := exec.LookPath("/usr/bin/time"); err == nil {
+		out := filepath.Join(t.TempDir(), "maxrss")
+		cmd := exec.Command(timeBin, append([]string{"-o", out, "-f", "%M", bin}, args...)...)
+		cmd.Dir = dir
+		return cmd, func(*exec.Cmd) int64 {
+			b, err := os.ReadFile(out)
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n") // "Command exited with non-zero status 1" comes first
+			kib, perr := strconv.ParseInt(lines[len(lines)-1], 10, 64)
+			if err != nil || perr != nil {
+				t.Fatalf("reading GNU time's peak RSS: %v %v: %q", err, perr, b)
+			}
+			return kib << 10
+		}
+	}
+	t.Log("no GNU time: peak RSS from rusage, which counts the test's own")
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	return cmd, func(c *exec.Cmd) int64 { return int64(c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10 }
+}
+
+// dirBytes is the bytes of the regular files under dir.
+func dirBytes(t *testing.T, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		n += fi.Size()
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func clip(s string) string {
+	if len(s) > 1500 {
+		return s[:1500] + "..."
+	}
+	return s
+}
+
+// gridNames returns n node names of size bytes (at least 12).
+func gridNames(n, size int) []string {
+	names := make([]string, n)
+	for i := range names {
+		p := fmt.Sprintf("n%05d-", i)
+		names[i] = p + strings.Repeat("x", size-len(p))
+	}
+	return names
+}
+
+// failRecover writes steps that fail and recover the names in turn.
+func failRecover(b *strings.Builder, names []string, steps int) {
+	b.WriteString("steps:\n")
+	for i := range steps / 2 {
+		n := names[i%len(names)]
+		fmt.Fprintf(b, "  - fail: %s\n  - recover: %s\n", n, n)
+	}
+}
+
+// gridShapes are the shapes of TestEstimateGrid.
+func gridShapes() []gridShape {
+	var shapes []gridShape
+	add := func(name, stresses, refused string, src string) {
+		shapes = append(shapes, gridShape{name: name, stresses: stresses, src: src, refused: refused})
+	}
+
+	var b strings.Builder
+	names := gridNames(30, 200)
+	fmt.Fprintf(&b, "title: Probes\nkeys: 300\nreplicas: 8\nnodes: [%s]\nprobes: [", strings.Join(names, ", "))
+	for i := range 16 {
+		fmt.Fprintf(&b, "p%d, ", i)
+	}
+	b.WriteString("]\n")
+	failRecover(&b, names, 200)
+	add("probes", "200 steps × 30 names of 200 bytes × 8 replicas × 16 probes: member lists, probe tables, preference lists", "", b.String())
+
+	b.Reset()
+	fmt.Fprintf(&b, "title: Nodes\nkeys: 10000\nnodes: 3000\nsteps: [{add: x}, {remove: node-1}]\n")
+	add("nodes", "3,000 nodes over three states: loads, legends, transfers per node", "", b.String())
+
+	b.Reset()
+	b.WriteString("title: Points\nkeys: 1000\nrules: [{rule: ring, vnodes: 100}]\nnodes:\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "  - {name: n%d, weight: 100}\n", i)
+	}
+	b.WriteString("steps: [{fail: n1}, {recover: n1}]\n")
+	add("points", "3·10⁶ ring points over three states: the ring's build and its per-step points", "", b.String())
+
+	add("maglev", "a maglev table of 10⁶ entries over 100 nodes, rebuilt at every state",
+		"", "title: Maglev\nkeys: 10000\nnodes: 100\nrules: [{rule: maglev, m: 1000003}]\nsteps: [{add: x}, {remove: node-1}]\n")
+	add("modulo", "modulo over 2·10⁵ keys and 300 nodes: nearly every key moves between 10⁵ pairs",
+		"", "title: Modulo\nkeys: 200000\nnodes: 300\nrules: [modulo]\nsteps: [{add: x}]\n")
+	add("sweep", "a vnodes sweep under 10 seeds: 30 replays beside the scenario",
+		"", "title: Sweep\nkeys: 20000\nnodes: 10\nrules: [ring]\nsweep: {vnodes: [1, 16, 256]}\nseeds: 10\nsteps: [{add: x}]\n")
+
+	var k strings.Builder
+	for i := range 100_000 {
+		fmt.Fprintf(&k, "key-%06d-%s\n", i, strings.Repeat("k", 100))
+	}
+	k.WriteString(strings.Repeat("h", 1<<20) + "\n") // one key of 1 MiB
+	shapes = append(shapes, gridShape{name: "keysfile", stresses: "a keys file of 10⁵ keys of 112 bytes and one of 1 MiB",
+		src: "title: Keys file\nkeys: {file: keys.txt}\nnodes: 10\nsteps: [{add: x}]\n", keys: k.String()})
+
+	b.Reset()
+	b.WriteString("title: Steps\nkeys: 1000\nnodes: 10\n")
+	failRecover(&b, gridNames(10, 12), 10_000)
+	add("steps", "10⁴ steps: a wheel and a strip a step and rule (measured 3.2 GB and over 120 s)", "-max-work", strings.Replace(b.String(), "nodes: 10\n", "nodes: ["+strings.Join(gridNames(10, 12), ", ")+"]\n", 1))
+
+	b.Reset()
+	b.WriteString("title: Ring points\nkeys: 1000\nrules: [{rule: ring, vnodes: 10}]\nnodes:\n")
+	for i := range 1300 {
+		fmt.Fprintf(&b, "  - {name: n%d, weight: 10000}\n", i)
+	}
+	add("ring-points", "1.3·10⁸ ring points (out of memory at 3.4 GB)", "-max-memory", b.String())
+	add("maglev-huge", "the largest maglev table over 10⁴ nodes (20 s a table)", "-max-work",
+		"title: Maglev\nkeys: 100000\nnodes: 10000\nrules: [{rule: maglev, m: 16777213}]\nsteps: [{add: x}, {remove: node-1}, {add: y}, {remove: node-2}]\n")
+	add("seeds", "a vnodes sweep under 1,000 seeds: 5,000 replays", "-max-work",
+		"title: Seeds\nkeys: 100000\nnodes: 10\nrules: [ring]\nsweep: {vnodes: [1, 4, 16, 64, 256]}\nseeds: 1000\nsteps: [{add: x}]\n")
+	return shapes
+}

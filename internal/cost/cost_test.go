@@ -1,0 +1,136 @@
+package cost
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/sweep"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
+
+func names(n, size int) []timeline.NodeSpec {
+	ns := make([]timeline.NodeSpec, n)
+	for i := range ns {
+		p := fmt.Sprintf("n%d-", i)
+		ns[i] = timeline.NodeSpec{Name: p + strings.Repeat("x", max(size-len(p), 0))}
+	}
+	return ns
+}
+
+func add(name string) timeline.Step {
+	return timeline.Step{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: name}}}
+}
+
+// TestReplayMemory: the replay estimate of the benchmark scenario (10⁶
+// keys, five rules, 100 steps) is at least the peak resident set
+// measured for it (about 300 MB) and grows linearly with the keys.
+func TestReplayMemory(t *testing.T) {
+	s := func(k int) *sim.Scenario {
+		var steps []timeline.Step
+		for i := range 100 {
+			steps = append(steps, add(fmt.Sprintf("extra-%d", i)))
+		}
+		return &sim.Scenario{Keys: keys.KeySpec{Count: k}, Nodes: names(100, 8), Steps: steps,
+			Rules: []placer.RuleSpec{{Kind: "ring"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"}, {Kind: "ketama"}}}
+	}
+	e6, e7 := Of(s(1e6)).Memory, Of(s(1e7)).Memory
+	if e6 < 300<<20 || e6 > 1<<30 {
+		t.Errorf("estimate for 10⁶ keys = %d MB, want 300 MB to 1 GB", e6>>20)
+	}
+	if per := (e7 - e6) / 9e6; per < 100 || per > 400 {
+		t.Errorf("estimate grows by %d bytes per key, want 100 to 400 (five rules)", per)
+	}
+}
+
+// TestRendezvousWeights: rendezvous keeps 6 bytes per key with one
+// replica and equal weights, 10 per list entry otherwise, and the
+// estimate follows.
+func TestRendezvousWeights(t *testing.T) {
+	s := &sim.Scenario{Keys: keys.KeySpec{Count: 1e6}, Nodes: names(10, 4), Rules: []placer.RuleSpec{{Kind: "rendezvous"}},
+		Steps: []timeline.Step{add("x")}}
+	even := replayMemory(s, shapeOf(s))
+	s.Steps = []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "x", Weight: 2}}}}
+	if d := replayMemory(s, shapeOf(s)) - even; d != 4e6*gcNum/gcDen {
+		t.Errorf("a heavier node adds %d bytes, want %d", d, int64(4e6*gcNum/gcDen))
+	}
+	if !uniformWeights(&sim.Scenario{Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b", Weight: 1}}, Steps: []timeline.Step{add("c")}}) {
+		t.Error("weights 0 (the default, 1) and 1 are not uniform")
+	}
+}
+
+// TestEveryDimensionCounts: each dimension issue 18 names (steps, nodes,
+// name length, replicas, probes, points, table size, key length) raises
+// the work, the memory and the output estimates, so none is left out.
+func TestEveryDimensionCounts(t *testing.T) {
+	base := func() *sim.Scenario {
+		return &sim.Scenario{Keys: keys.KeySpec{Count: 1000}, Nodes: names(20, 10), Replicas: 2, Probes: []string{"p1", "p2"},
+			Rules: []placer.RuleSpec{{Kind: "ring"}, {Kind: "maglev"}}, Steps: []timeline.Step{add("x"), add("y")}}
+	}
+	b := Of(base())
+	for _, c := range []struct {
+		name   string
+		change func(s *sim.Scenario)
+		output bool // the change shows in the output too
+	}{
+		{"steps", func(s *sim.Scenario) { s.Steps = append(s.Steps, add("z")) }, true},
+		{"nodes", func(s *sim.Scenario) { s.Nodes = names(40, 10) }, true},
+		{"name length", func(s *sim.Scenario) { s.Nodes = names(20, 200) }, true},
+		{"replicas", func(s *sim.Scenario) { s.Replicas = 8 }, true},
+		{"probes", func(s *sim.Scenario) { s.Probes = append(s.Probes, "p3") }, true},
+		{"points", func(s *sim.Scenario) { s.Rules[0].VNodes = 5000 }, false}, // past MaxArcs: a smaller wheel, drawn per pixel
+		{"table", func(s *sim.Scenario) { s.Rules[1].M = 1000003 }, false},
+		{"key length", func(s *sim.Scenario) { s.Keys = keys.KeySpec{List: []string{strings.Repeat("k", 1<<20)}} }, false}, // written cut, but for hot keys
+		{"envoy table", func(s *sim.Scenario) {
+			s.Rules[1] = placer.RuleSpec{Kind: "envoy-maglev", Opts: map[string]string{"table_size": "1000003"}}
+		}, false},
+	} {
+		s := base()
+		c.change(s)
+		e := Of(s)
+		if c.name == "key length" { // one key instead of 1,000: compare with 1,000 short keys from a file
+			s.Keys = keys.KeySpec{List: make([]string, 1000)}
+			b = Of(s)
+			s.Keys.List[0] = strings.Repeat("k", 1<<20)
+			e = Of(s)
+		} else {
+			b = Of(base())
+		}
+		if e.Work() <= b.Work() || e.Memory <= b.Memory || (c.output && e.Output <= b.Output) {
+			t.Errorf("%s: work %d → %d, memory %d → %d, output %d → %d: want each to grow", c.name, b.Work(), e.Work(), b.Memory, e.Memory, b.Output, e.Output)
+		}
+	}
+}
+
+// TestStudy: a sweep under seeds adds every variant's replay once per
+// seed, and nothing without one.
+func TestStudy(t *testing.T) {
+	s := &sim.Scenario{Keys: keys.KeySpec{Count: 1e5}, Nodes: names(10, 6), Rules: []placer.RuleSpec{{Kind: "ring"}}, Steps: []timeline.Step{add("x")}}
+	e := Of(s)
+	if got := Study(e, s, sweep.Plan{}); got != e {
+		t.Errorf("no plan: %+v, want %+v", got, e)
+	}
+	one := Study(e, s, sweep.Plan{Param: sweep.VNodes, Values: []float64{1, 256}})
+	ten := Study(e, s, sweep.Plan{Param: sweep.VNodes, Values: []float64{1, 256}, Seeds: 10})
+	if one.Study <= 0 || ten.Study != 10*one.Study || ten.Work() != e.Work()+ten.Study {
+		t.Errorf("study work %d at one seed, %d at ten (work %d), want ten times, added to %d", one.Study, ten.Study, ten.Work(), e.Work())
+	}
+	if small, big := Study(e, s, sweep.Plan{Param: sweep.VNodes, Values: []float64{1, 2}}), one; small.Study >= big.Study {
+		t.Errorf("vnodes [1 2] cost %d, [1 256] %d: the variants' rings are not counted", small.Study, big.Study)
+	}
+}
+
+// TestSaturates: counts far past every limit saturate instead of
+// wrapping around.
+func TestSaturates(t *testing.T) {
+	s := &sim.Scenario{Keys: keys.KeySpec{Count: math.MaxInt64 / 2}, Nodes: []timeline.NodeSpec{{Name: "a", Weight: math.MaxInt32}},
+		Rules: []placer.RuleSpec{{Kind: "ring", VNodes: math.MaxInt32}, {Kind: "rendezvous"}, {Kind: "maglev", M: math.MaxInt32}}}
+	e := Study(Of(s), s, sweep.Plan{Seeds: 1000})
+	if e.Work() != math.MaxInt64 || e.Memory != math.MaxInt64 || e.Output <= 0 {
+		t.Errorf("%+v: want work and memory saturated at MaxInt64", e)
+	}
+}

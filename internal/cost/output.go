@@ -1,0 +1,146 @@
+package cost
+
+import (
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// The output terms, in bytes written. Each was fitted on builds of the
+// shape that stresses it and rounded up.
+const (
+	// FixedBytes is what every scenario writes whatever its size: the
+	// whole-run figures, the page's frame and style, the tables of the
+	// Summary.
+	FixedBytes = 1 << 20
+	// StepFigureBytes is one step's figures of one rule beside its arcs:
+	// its strip, the wheel's frame and legend, the page's copies and the
+	// step's section of the page and report.md; ArcBytes is one arc or
+	// point of the wheel (at most MaxArcs of them; past it a wheel is
+	// drawn per pixel, placer.WheelSamples arcs), in the figure and the
+	// page. 1,001 states of ring
+	// (1,600 points) and modulo over 10 nodes wrote 182 MB, 91 KB a state
+	// and rule; the wheels of 3,000 nodes took 290 KB a state for two
+	// rules, and as much again inlined in the page.
+	StepFigureBytes, ArcBytes, MaxArcs = 64 << 10, 64, 10_000
+	// TransfersCSVBytes bounds transfers.csv, which a build writes only
+	// while it stays under 5 MiB; PairBytes is one of its rows beside the
+	// two names.
+	TransfersCSVBytes, PairBytes = 5 << 20, 48
+	// NodeStateBytes is one node at one state, beside its name: data.json's
+	// member and live lists and one load per rule (loadEntries of them),
+	// the wheel's legend. 10⁴ nodes over three states of two rules wrote
+	// 3.9 MB of data.json, about 65 bytes a node and state beside its name.
+	NodeStateBytes = 24
+	// NodeRuleBytes is one node under one rule over the whole run: its
+	// keys received and sent in data.json and the report, and its bars in
+	// transfers.svg (2.1 MB for 10⁴ nodes and two rules) and on the page.
+	NodeRuleBytes = 320
+	// ProbeBytes is one probe under one rule at one state, beside its
+	// owners: its position and the table row (data.json, report.md, the
+	// page), and OwnerBytes one owner in its preference list beside the
+	// node's name, in each of those three files.
+	ProbeBytes, OwnerBytes = 3 * 64, 3 * 8
+	// HotKeys is how many keys data.json writes whole, when keys have
+	// request counts (its hot keys; the report and the page cut every key
+	// at 200 bytes, and a build writes no owners.csv).
+	HotKeys = 10
+)
+
+// outputBytes is the output of one scenario, by what builds it.
+type outputBytes struct {
+	// figures are the step figures, rendered one at a time; text is
+	// everything else, which the page, report.md and data.json hold in
+	// memory.
+	figures, text int64
+}
+
+func (o outputBytes) total() int64 { return addSat(o.figures, o.text) }
+
+// output estimates what the build of s writes.
+func output(s *sim.Scenario, sh shape) outputBytes {
+	rules := int64(len(s.Rules))
+	loads := 2 + rules // nodes, live, and one load map per rule
+	perState := mulSat(addSat(mulSat(sh.names, NodeStateBytes), sh.nameBytes), loads)
+	var probes int64
+	for _, p := range s.Probes {
+		probes = addSat(probes, int64(len(p))+ProbeBytes)
+	}
+	// every probe's owners: replicas names each (at most the longest
+	// list), in three files
+	maxName := sh.nameBytes / max(sh.names, 1) * 2 // long names are common; err high
+	owners := mulSat(int64(len(s.Probes)), sh.replicas, addSat(OwnerBytes, 3*maxName))
+	perState = addSat(perState, mulSat(rules, addSat(probes, owners)))
+	text := addSat(FixedBytes, mulSat(perState, sh.states),
+		mulSat(rules, addSat(mulSat(sh.names, NodeRuleBytes), mulSat(sh.nameBytes, 3))),
+		hotKeys(s, sh), transfersCSV(sh, rules))
+	var figures int64
+	for _, r := range s.Rules {
+		_, table := ruleCost(r, sh)
+		arcs := addSat(table, sh.names)
+		if arcs > MaxArcs {
+			arcs = placer.WheelSamples // drawn per pixel
+		}
+		figures = addSat(figures, mulSat(sh.states, addSat(StepFigureBytes, mulSat(arcs, ArcBytes))))
+	}
+	return outputBytes{figures: figures, text: text}
+}
+
+// hotKeys bounds the keys data.json writes whole.
+func hotKeys(s *sim.Scenario, sh shape) int64 {
+	if !s.Keys.Weighted() {
+		return 0
+	}
+	return mulSat(sh.keyBytes, HotKeys)
+}
+
+// transfersCSV bounds transfers.csv: a row per (step, rule, from, to)
+// pair of moved keys, while it stays under TransfersCSVBytes.
+func transfersCSV(sh shape, rules int64) int64 {
+	pairs := min(mulSat(sh.names, sh.names), sh.keys)
+	row := PairBytes + 2*sh.nameBytes/max(sh.names, 1)*2 // long names are common; err high
+	return min(TransfersCSVBytes, mulSat(sh.states, rules, pairs, row))
+}
+
+// The rendering terms.
+const (
+	// FigureWork is what the figures and tables of one step of one rule
+	// cost to render beside the bytes they write, in key-steps (4.5 ms).
+	FigureWork = 900_000
+	// NodeWork is one node at one state under one rule, and NodePairWork
+	// one pair of nodes at one state under one rule, in key-steps: the
+	// loads sorted for the balance figure and the legends, the tracker's
+	// per-node counts, the transfers between nodes. A build of 10⁵ keys
+	// over 10⁴ nodes and three states of two rules took 2.75 s, of which
+	// 1.85 s beside the other terms: 30 µs a node, state and rule, or 3
+	// ns a pair; 100 states of 200 nodes under five rules take far less
+	// than 30 µs a node (the whole build, 1.3 s), so the pairs are what
+	// grows.
+	NodeWork, NodePairWork = 64, 1
+	// ByteWork is the work of writing one byte of output (formatting,
+	// escaping, Markdown to HTML): 1,001 states of two rules wrote 182 MB
+	// in 4.9 s, 27 ns a byte with the figures' drawing.
+	ByteWork = 8
+	// StateRuleBytes is the rendering's peak memory per state and rule:
+	// the step's model, its figures and tables (1,001 states of two rules
+	// peaked at 348 MB, 170 KB a state and rule).
+	StateRuleBytes = 300 << 10
+	// NodeStateMemory is one node at one state in the result (its member
+	// entry, its load under each rule), beside its name.
+	NodeStateMemory = 64
+)
+
+// renderWork is the time of drawing and writing the output o of a
+// scenario of shape sh.
+func renderWork(sh shape, rules int64, o outputBytes) int64 {
+	nodes := addSat(mulSat(sh.names, NodeWork), mulSat(sh.names, sh.names, NodePairWork))
+	return addSat(mulSat(sh.states, rules, FigureWork), mulSat(nodes, sh.states, rules), mulSat(o.total(), ByteWork))
+}
+
+// renderMemory is the peak memory the result and the rendering add to
+// the replay: the member lists and loads of every state, the rendering
+// of a step, and the text files, held whole while they are built (twice:
+// a buffer grows by doubling).
+func renderMemory(sh shape, rules int64, o outputBytes) int64 {
+	result := mulSat(sh.states, 2+rules, addSat(mulSat(sh.names, NodeStateMemory), sh.nameBytes))
+	return addSat(result, mulSat(sh.states, rules, StateRuleBytes), mulSat(o.text, 2))
+}

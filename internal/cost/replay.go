@@ -1,0 +1,196 @@
+package cost
+
+import (
+	"math/bits"
+
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
+)
+
+// The replay's work terms, in key-steps (see the package doc for the
+// unit, about 5 ns).
+const (
+	// KeySetWork is each rule's work per key of a replay before its first
+	// step: hashing the key under the rule's hash, sorting the positions,
+	// the canonical order (about 180 ns a key: 100 seed replays of 10⁵
+	// keys over two states took 2.7 s on the loaded machine).
+	KeySetWork = 36
+	// PointWork is the work of one ring point when a rule builds its
+	// ring: hashing "name#i", sorting, the figure's arcs. 10⁷ points of
+	// one ring took 14.8 s on the loaded machine (1.5 µs a point, about
+	// 440 ns unloaded); the steps after it merge only what changed (five
+	// states of the same ring, 13.8 s).
+	PointWork = 100
+	// KeyByteWork is the bytes of a keys file's keys one key-step hashes
+	// (about 1 GB/s).
+	KeyByteWork = 4
+	// TableTryWork is one try of maglev's fill, which takes about ln M
+	// tries an entry: a few nanoseconds while the table is in cache (m =
+	// 65,537 over 100 nodes, 2.5 ms a table), and BigTableTryWork when it
+	// is not (m = 16,777,213 over 10⁴ nodes, 20 s a table, 70 ns a try).
+	TableTryWork, BigTableTryWork, BigTable = 1, 16, 1 << 20
+)
+
+// The replay's memory terms, in bytes.
+const (
+	// PointBytes is the peak memory of one ring point while a rule builds
+	// its ring and its first step's figures: 10⁷ and 2·10⁷ points took
+	// 505 and 970 MB of peak RSS, 48 bytes a point.
+	PointBytes = 64
+	// KeyCopies is how many copies of a keys file's bytes a replay holds
+	// at its peak: the file as read, the keys cut from it, and what
+	// hashing and the key order take. A file of one 200 MB key and 100
+	// small ones peaked at 638 MB (3.2 copies).
+	KeyCopies = 4
+	// TableBytes is the memory of one entry of any other table (maglev's
+	// lookup table with its permutation state, a profile's token ring or
+	// partition map), the one in use and the one being built.
+	TableBytes = 64
+	// gcNum/gcDen is the share Go's collector adds on top of the live
+	// heap at its default setting (GOGC=100 lets it grow to twice; the
+	// replay's arrays are long-lived, so half of it is seen).
+	gcNum, gcDen = 3, 2
+)
+
+// replayWork is the time of replaying s: for each rule, its key set,
+// its table and every state's placements, and rendezvous's ranking of
+// every key against every node at each reweighting.
+func replayWork(s *sim.Scenario, sh shape) int64 {
+	var w int64
+	for _, r := range s.Rules {
+		rc, table := ruleCost(r, sh)
+		w = addSat(w, mulSat(sh.keys, KeySetWork), sh.keyTotal/KeyByteWork, mulSat(sh.keys, rc.PerKey, sh.states))
+		if rc.Ranks {
+			w = addSat(w, mulSat(sh.keys, sh.names, 1+sh.weightSteps))
+		}
+		if rc.Points {
+			// built once, merged at every step
+			w = addSat(w, mulSat(table, PointWork), mulSat(table, sh.states))
+		} else {
+			w = addSat(w, mulSat(tableTries(table), sh.states)) // filled anew at each state
+		}
+	}
+	return w
+}
+
+// ruleCost is a rule's registry cost over the shape, and the entries of
+// its table at the largest state.
+func ruleCost(r placer.RuleSpec, sh shape) (placer.RuleCost, int64) {
+	k := registry.KindOf(r.Kind)
+	if k == nil {
+		return placer.RuleCost{PerKey: 1}, 0
+	}
+	rc := k.Cost(r, sh.weight, sh.vnodeSteps)
+	return rc, rc.Table
+}
+
+// tableTries is the work of filling a table of n entries: n ln n tries
+// (bounded by n ⌈log₂ n⌉), each dearer once the table leaves the cache.
+func tableTries(n int64) int64 {
+	per := int64(TableTryWork)
+	if n > BigTable {
+		per = BigTableTryWork
+	}
+	return mulSat(n, log2(n), per)
+}
+
+// log2 is ⌈log₂ n⌉ for n ≥ 1, and 0 below.
+func log2(n int64) int64 {
+	if n <= 1 {
+		return 0
+	}
+	return int64(bits.Len64(uint64(n - 1)))
+}
+
+// replayMemory is the peak memory of replaying s: the key set, every
+// rule's working state (its share of per-key arrays, the tracker's
+// assignment, delta and undo logs), its table, and the result's
+// per-step figures data, with the collector's headroom. It is
+// calibrated against the peak resident set of replays of 10⁶ and 10⁷
+// keys (TestReplayMemory) and of rings of 10⁷ points.
+func replayMemory(s *sim.Scenario, sh shape) int64 {
+	k := sh.keys
+	live := mulSat(18, k)                                    // key positions, generation order and strip cells, plus sorting space
+	live = addSat(live, mulSat(int64(len(s.Keys.List)), 16)) // the strings' headers
+	if s.Keys.Weighted() {
+		live = addSat(live, mulSat(8, k)) // weights by generation and by canonical index
+	}
+	uniform := uniformWeights(s)
+	var tables int64 // measured as peak RSS: the collector's share is in it
+	for _, spec := range s.Rules {
+		rc, table := ruleCost(spec, sh)
+		live = addSat(live, mulSat(k, perKeyBytes(spec, sh.replicas, uniform)), mulSat(sh.states, perStepBytes(spec, max(table, sh.names), k)))
+		if rc.Points {
+			tables = addSat(tables, mulSat(table, PointBytes))
+		} else {
+			tables = addSat(tables, mulSat(table, TableBytes))
+		}
+	}
+	return addSat(mulSat(live, gcNum)/gcDen, tables, mulSat(sh.keyTotal, KeyCopies))
+}
+
+// perKeyBytes is one rule's working memory per key with lists of length
+// r: the tracker's assignment and scratch (2r + 2r bytes), its delta
+// (4 + 2r) and undo logs (sim.HistoryBytesPerKey, plus as much for the
+// log being written), and the rule's own arrays. uniform says that every
+// node weighs the same at every step.
+func perKeyBytes(spec placer.RuleSpec, r int64, uniform bool) int64 {
+	n := 6*r + 4 + 2*sim.HistoryBytesPerKey
+	k := registry.KindOf(spec.Kind)
+	if k == nil {
+		return n
+	}
+	if k.Footprint.KeyBytes != nil {
+		n += k.Footprint.KeyBytes(spec, r, uniform)
+	}
+	switch h, _ := keys.ParseHash(spec.Kind, registry.Effective(spec).Hash); h {
+	case keys.HashCRC32, keys.HashMD5:
+		n += 16 // positions under the rule's hash, their order and ranks
+	case keys.HashXX:
+		n += 24 // the 64-bit hashes too
+	}
+	return n
+}
+
+// perStepBytes is what one rule's StepResult keeps: the strips' shades,
+// and the arcs and points of point-based rules (8 bytes a point, where
+// 4.2 were measured over five states of a ring of 10⁷ points).
+func perStepBytes(spec placer.RuleSpec, points, k int64) int64 {
+	n := 2 * int64(sim.StripCells(int(min(k, 1<<40))))
+	if kind := registry.KindOf(spec.Kind); kind != nil && kind.Footprint.StepPoints {
+		return addSat(n, mulSat(8, points))
+	}
+	return n + 8*placer.WheelSamples
+}
+
+// uniformWeights reports whether every node the scenario names weighs the
+// same and no step reweighs one.
+func uniformWeights(s *sim.Scenario) bool {
+	w := 0
+	same := func(v int) bool {
+		v = max(v, 1)
+		if w == 0 {
+			w = v
+		}
+		return v == w
+	}
+	for _, n := range s.Nodes {
+		if !same(n.Weight) {
+			return false
+		}
+	}
+	for _, st := range s.Steps {
+		if st.Op == timeline.OpWeight {
+			return false
+		}
+		for _, n := range st.Nodes {
+			if st.Op == timeline.OpAdd && !same(n.Weight) {
+				return false
+			}
+		}
+	}
+	return true
+}
