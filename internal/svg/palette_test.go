@@ -359,3 +359,26 @@ func TestLongLabelsNeverCut(t *testing.T) {
 	}
 	checkNoCut(t, s.Name, figs)
 }
+
+// TestColoursOnlyInPalette: palette.go is the one home of the figures'
+// colours: no other file of the package spells a colour.
+func TestColoursOnlyInPalette(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d source files (%v)", len(files), err)
+	}
+	lit := regexp.MustCompile(`#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b|rgba?\(`)
+	for _, f := range files {
+		if f == "palette.go" || strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range lit.FindAllIndex(src, -1) {
+			line := 1 + strings.Count(string(src[:m[0]]), "\n")
+			t.Errorf("%s:%d: colour %s outside palette.go", f, line, src[m[0]:m[1]])
+		}
+	}
+}
