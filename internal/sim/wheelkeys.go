@@ -63,3 +63,18 @@ func (res *Result) keyRank(rule int) []uint32 {
 	_, _, rank := rankBy(res.KeyPositions(rule))
 	return rank
 }
+
+// WheelPosition returns where rule's wheel puts key, as KeyPositions does
+// for the keys of the key set: for a probe, which need not be one of
+// them.
+func (res *Result) WheelPosition(rule int, key string) uint32 {
+	spec := res.Rules[rule].Spec
+	if k := KindOf(spec.Kind); k != nil && k.position != nil {
+		return k.position(spec.Effective())([]byte(key))
+	}
+	h, err := parseHash(spec.Kind, spec.Effective().Hash)
+	if err != nil {
+		h = hashFNV
+	}
+	return h.sum32([]byte(key))
+}

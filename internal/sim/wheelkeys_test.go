@@ -116,3 +116,35 @@ func TestKeyPositionsOnOwnerArc(t *testing.T) {
 		}
 	}
 }
+
+// TestWheelPositionMatchesKeyPositions: a key of the key set has the same
+// wheel position by name as KeyPositions gives it, under every rule.
+func TestWheelPositionMatchesKeyPositions(t *testing.T) {
+	s := &Scenario{Name: "w", Title: "w", Seed: 3, Keys: KeySpec{Count: 200}, Replicas: 1,
+		Nodes: []NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}}}
+	var all []RuleSpec
+	// Every kind that replays on three plain nodes (kafka and
+	// elasticsearch need their own parameters), and two other hashes.
+	for _, k := range Kinds {
+		s.Rules = []RuleSpec{{Kind: k.Name}}
+		if _, err := Replay(s); err == nil {
+			all = append(all, s.Rules[0])
+		}
+	}
+	if len(all) < 9 {
+		t.Fatalf("only %d kinds replay", len(all))
+	}
+	s.Rules = append(all, RuleSpec{Kind: "ring", Hash: "xxhash64", Label: "ring xx"}, RuleSpec{Kind: "modulo", Hash: "md5", Label: "modulo md5"})
+	res, err := Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range res.Rules {
+		pos := res.KeyPositions(r)
+		for i := 0; i < res.Keys.Len(); i += 17 {
+			if got := res.WheelPosition(r, res.Keys.Name(i)); got != pos[i] {
+				t.Fatalf("%s: key %d at %d by name, %d in KeyPositions", res.Rules[r].Spec.Label, i, got, pos[i])
+			}
+		}
+	}
+}

@@ -173,10 +173,19 @@ func TestDataColours(t *testing.T) {
 			}
 		}
 	}
+	seen := map[string]int{}
 	for id := range 3 * len(nodePalette) {
-		if c := nodeColor(sim.NodeID(id)); c == inColor || c == outColor {
+		c := nodeColor(sim.NodeID(id))
+		if c == inColor || c == outColor {
 			t.Errorf("node %d has the transfer colour %s", id, c)
 		}
+		if a, b := contrast(c, lightInk.bg), contrast(c, darkInk.bg); a < 1.6 || b < 2 {
+			t.Errorf("node %d's colour %s: contrast %.2f:1 on the light background, %.2f:1 on the dark one; want 1.6 and 2", id, c, a, b)
+		}
+		if other, dup := seen[c]; dup {
+			t.Errorf("nodes %d and %d share colour %s", other, id, c)
+		}
+		seen[c] = id
 	}
 }
 

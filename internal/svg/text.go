@@ -90,11 +90,17 @@ func ringsCaption(res *sim.Result, i int) string {
 				" the owner changes from one hash to the next, far finer than the wheel can show, so there a dot marks where the key's hash is, not who holds it. ")
 		}
 	}
+	if anyChanged(res, i) {
+		fmt.Fprintf(&b, "A wheel of more than %d arcs shows only what changed in this step: the arcs whose owner changed, coloured by why as in the strips (to a node that joined or recovered, off one that left or failed, or between nodes that stayed; each drawn at least %s px wide, so that a share spread over many points shows), and the rest grey, like the points of the nodes the step did not act on. ", changedArcs, num(minChange))
+	}
+	if len(res.Scenario.Probes) > 0 {
+		b.WriteString("Numbered diamonds are the probe keys, in their primary's colour; the list under each wheel gives each probe's preference list, primary first, and what it was before this step when the step changed it. ")
+	}
 	if i > 0 {
 		fmt.Fprintf(&b, "Moved in this step (%s): %s.", opText(res, i), movedList(res, i))
 	}
 	if failedAt(res, i) {
-		b.WriteString(" Failed nodes are grey and hatched: they keep their points but own nothing until they recover.")
+		b.WriteString(" Failed nodes are grey and hatched in the legend: they keep their points but own nothing until they recover; the arcs they held before they failed are hatched over whoever holds them now.")
 	}
 	return strings.TrimSpace(b.String())
 }
@@ -109,6 +115,16 @@ func mosaicRules(res *sim.Result) string {
 		}
 	}
 	return joinAnd(labels)
+}
+
+// anyChanged reports whether a wheel of step i is in the changed form.
+func anyChanged(res *sim.Result, i int) bool {
+	for r := range res.Rules {
+		if changedForm(res, r, i) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasPoints(res *sim.Result, i int) bool {

@@ -1,0 +1,271 @@
+package svg
+
+// What the wheels draw on top of who owns what: the probes with their
+// preference lists, the territory of failed nodes, and the "what changed"
+// form of wheels with many arcs.
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// changedArcs is the most arcs a wheel after step 0 draws in full
+// colour. Beyond it (a ring of five nodes at ten points each, or any
+// sampled wheel) the owners are confetti in which a new node cannot be
+// found, so the wheel greys every arc whose owner did not change in the
+// step and colours the rest by their new owner (changedForm).
+const changedArcs = 48
+
+// changedForm reports whether rule r's wheel at step i is drawn in the
+// "what changed" form.
+func changedForm(res *sim.Result, r, i int) bool {
+	return i > 0 && len(res.Arcs(r, i)) > changedArcs
+}
+
+// changedArcList returns the arcs of cur whose owner differs from prev's
+// at the same place, marked mark(old owner, new owner), and sim.NoNode
+// over the rest. Both lists start at 0 and are sorted, as
+// sim.Result.Arcs gives them.
+func changedArcList(prev, cur []sim.Arc, mark func(old, new sim.NodeID) sim.NodeID) []sim.Arc {
+	var out []sim.Arc
+	add := func(start uint32, id sim.NodeID) {
+		if n := len(out); n > 0 && out[n-1].Node == id {
+			return
+		}
+		if n := len(out); n > 0 && out[n-1].Start == start {
+			out[n-1].Node = id
+			return
+		}
+		out = append(out, sim.Arc{Start: start, Node: id})
+	}
+	a, b := 0, 0
+	for a < len(prev) && b < len(cur) {
+		start := max(prev[a].Start, cur[b].Start)
+		id := sim.NoNode
+		if prev[a].Node != cur[b].Node {
+			id = mark(prev[a].Node, cur[b].Node)
+		}
+		add(start, id)
+		// Step past whichever arc ends first (both when they end together).
+		ea, eb := arcEnd(prev, a), arcEnd(cur, b)
+		if ea <= eb {
+			a++
+		}
+		if eb <= ea {
+			b++
+		}
+	}
+	return out
+}
+
+// changedSpans returns the arcs of rule r that changed owner at step i
+// (i ≥ 1) by why, indexed by sim.Reason*, as the strips colour moved
+// keys: to a node that joined or recovered in the step, off one that
+// left or failed in it, or between nodes that stayed. Every span is at
+// least minChange long on a ring of length l, so that a node's share
+// spread over a hundred points, each a hundredth of a pixel, still
+// shows where it is.
+func changedSpans(res *sim.Result, r, i int, l float64) [][]span {
+	st := &res.Timeline.States[i]
+	joined := st.Op == sim.OpAdd || st.Op == sim.OpRecover
+	left := st.Op == sim.OpRemove || st.Op == sim.OpFail
+	mark := func(old, new sim.NodeID) sim.NodeID {
+		switch {
+		case joined && slices.Contains(st.Named, new):
+			return sim.ReasonGained
+		case left && slices.Contains(st.Named, old):
+			return sim.ReasonForced
+		}
+		return sim.ReasonCollateral
+	}
+	spans := arcSpans(changedArcList(res.Arcs(r, i-1), res.Arcs(r, i), mark), sim.NumReasons, l)
+	h := minChange / l / 2
+	for _, ss := range spans {
+		for j, s := range ss {
+			if mid := (s.from + s.to) / 2; s.to-s.from < 2*h {
+				ss[j] = span{max(mid-h, 0), min(mid+h, 1)}
+			}
+		}
+	}
+	return spans
+}
+
+// minChange is the least length, in pixels, of a changed arc on a wheel.
+const minChange = 1.5
+
+// arcEnd is where arc j of arcs ends, 2³² for the last.
+func arcEnd(arcs []sim.Arc, j int) uint64 {
+	if j+1 < len(arcs) {
+		return uint64(arcs[j+1].Start)
+	}
+	return 1 << 32
+}
+
+// failedSpans returns, for every member failed at step i, the arcs it
+// owned under rule r at the last step before i where it was live, by
+// node: where its territory was. Nodes failed since step 0 have none.
+func failedSpans(res *sim.Result, r, i int, l float64) [][]span {
+	nodes := len(res.Timeline.Nodes)
+	out := make([][]span, nodes)
+	arcsAt := map[int][][]span{}
+	for _, m := range res.Timeline.States[i].Members {
+		if !m.Failed {
+			continue
+		}
+		j := i - 1
+		for ; j >= 0; j-- {
+			if was, ok := res.Timeline.States[j].Member(m.ID); ok && !was.Failed {
+				break
+			}
+		}
+		if j < 0 {
+			continue
+		}
+		if _, ok := arcsAt[j]; !ok {
+			arcsAt[j] = arcSpans(res.Arcs(r, j), nodes, l)
+		}
+		out[m.ID] = arcsAt[j][m.ID]
+	}
+	return out
+}
+
+// maxProbes is the most probes a wheel marks and lists; the report's
+// probe table has every one.
+const maxProbes = 6
+
+// probe text sizes.
+const (
+	probeSize  = 10.0
+	probeLineH = 13.0
+)
+
+// probeLines returns, for each probe rule r's wheel lists at step i (at
+// most maxProbes), its lines wrapped to width: its number, key and
+// preference list, primary first, and what the list was before the step
+// when it changed; then a line for those left out.
+func probeLines(res *sim.Result, r, i int, width float64) [][]string {
+	probes := res.Rules[r].Steps[i].Probes
+	names, _ := shortNames(res.Timeline.Nodes)
+	list := func(p sim.Probe) string {
+		if len(p.Owners) == 0 {
+			return "no live node"
+		}
+		var b strings.Builder
+		for j, id := range p.Owners {
+			switch j {
+			case 0:
+			case 1:
+				b.WriteString(", then ")
+			default:
+				b.WriteString(", ")
+			}
+			b.WriteString(names[id])
+		}
+		return b.String()
+	}
+	var out [][]string
+	for j, p := range probes {
+		if j == maxProbes {
+			out = append(out, wrap("+ "+commas(len(probes)-maxProbes)+" more probes (the report's probe table)", width, probeSize))
+			break
+		}
+		s := strconv.Itoa(j+1) + ". " + res.Scenario.Probes[j] + " → " + list(p)
+		if i > 0 {
+			if prev := res.Rules[r].Steps[i-1].Probes[j]; !sameOwners(prev.Owners, p.Owners) {
+				s += " (was " + list(prev) + ")"
+			}
+		}
+		out = append(out, wrap(s, width, probeSize))
+	}
+	return out
+}
+
+func sameOwners(a, b []sim.NodeID) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j := range a {
+		if a[j] != b[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// probeRows counts the lines of probeLines.
+func probeRows(ls [][]string) int {
+	n := 0
+	for _, l := range ls {
+		n += len(l)
+	}
+	return n
+}
+
+// wheelProbes marks rule r's probes on its wheel at step i: a diamond in
+// the primary's colour where the rule puts the key (sim.Result.
+// WheelPosition), numbered as in the list under the wheel.
+func wheelProbes(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
+	probes := res.Rules[r].Steps[i].Probes
+	for j, p := range probes {
+		if j == maxProbes {
+			break
+		}
+		f := float64(res.WheelPosition(r, res.Scenario.Probes[j])) / circle
+		x, y := polar(cx, cy, kr, f)
+		fill := []string{cls("off")}
+		if len(p.Owners) > 0 {
+			fill = []string{attr("fill", nodeColor(p.Owners[0]))}
+		}
+		d := 5.5
+		c.path("M"+num1(x)+" "+num1(y-d)+"l"+num1(d)+" "+num1(d)+"l"+num1(-d)+" "+num1(d)+"l"+num1(-d)+" "+num1(-d)+"z",
+			append(fill, cls("ink"), attr("stroke-width", "1.2"))...)
+		lx, ly := polar(cx, cy, kr-13, f)
+		c.text(lx, ly+3.5, strconv.Itoa(j+1), cls("fg", "b"), attr("font-size", "10"), attr("text-anchor", "middle"))
+	}
+}
+
+// drawProbeList writes probeLines from y, and returns where it ends.
+func drawProbeList(c *canvas, ls [][]string, x, y float64) float64 {
+	for _, l := range ls {
+		for _, line := range l {
+			y += probeLineH
+			c.text(x, y, line, cls("fg"), attr("font-size", num(probeSize)))
+		}
+	}
+	return y
+}
+
+// hatchRing draws the failed nodes' former arcs (failedSpans) hatched,
+// over whatever owns them now.
+func (c *canvas) hatchRing(cx, cy, r, width float64, spans [][]span) {
+	c.ring(cx, cy, r, width, spans, func(sim.NodeID) []string {
+		return []string{attr("stroke", c.url("failed")), attr("fill", "none")}
+	})
+}
+
+// anySpans reports whether any node has a span.
+func anySpans(spans [][]span) bool {
+	for _, s := range spans {
+		if len(s) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// changeItems is the legend of the changed form: the strips' reason
+// colours, and the grey of what kept its owner.
+func changeItems() []legendItem {
+	swatch := func(a string) func(c *canvas, x, y float64) {
+		return func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, a) }
+	}
+	return []legendItem{
+		{text: "changed: to a node that joined or recovered", draw: swatch(attr("fill", reasonColors[sim.ReasonGained]))},
+		{text: "off a node that left or failed", draw: swatch(attr("fill", reasonColors[sim.ReasonForced]))},
+		{text: "between nodes that stayed", draw: swatch(attr("fill", reasonColors[sim.ReasonCollateral]))},
+		{text: "same owner as before", draw: swatch(cls("off"))},
+	}
+}

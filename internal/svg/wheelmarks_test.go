@@ -1,0 +1,159 @@
+package svg
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ringreport/ringreport/internal/sim"
+)
+
+// TestProbesOnReplicationWheels: every wheel of replication.yaml, at
+// every step and under every rule, marks both probes and lists each with
+// its whole preference list, primary first, as data.json has it, and
+// says what the list was when the step changed it.
+func TestProbesOnReplicationWheels(t *testing.T) {
+	res := exampleResult(t, "replication.yaml")
+	if len(res.Scenario.Probes) != 2 {
+		t.Fatalf("replication.yaml has %d probes, want 2", len(res.Scenario.Probes))
+	}
+	for i := range res.Timeline.States {
+		f, _, err := FigureOf(res, "rings", i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := string(f.SVG)
+		for _, rr := range res.Rules {
+			panel := panelOf(t, doc, rr.Spec.Label)
+			if n := strings.Count(panel, `stroke-width="1.2"`); n != 2 {
+				t.Errorf("step %d, %s: %d probe markers, want 2", i, rr.Spec.Label, n)
+			}
+			text := strings.Join(textsOf(panel), " ")
+			for j, key := range res.Scenario.Probes {
+				p := rr.Steps[i].Probes[j]
+				want := key + " → " + ownerList(res, p.Owners)
+				if i > 0 && !slices.Equal(p.Owners, rr.Steps[i-1].Probes[j].Owners) {
+					want += " (was " + ownerList(res, rr.Steps[i-1].Probes[j].Owners) + ")"
+				}
+				if !strings.Contains(text, want) {
+					t.Errorf("step %d, %s: no %q in %q", i, rr.Spec.Label, want, text)
+				}
+			}
+		}
+	}
+}
+
+func ownerList(res *sim.Result, ids []sim.NodeID) string {
+	var b strings.Builder
+	for j, id := range ids {
+		if j == 1 {
+			b.WriteString(", then ")
+		} else if j > 1 {
+			b.WriteString(", ")
+		}
+		b.WriteString(res.Timeline.Nodes[id])
+	}
+	return b.String()
+}
+
+// panelOf returns the part of a rings figure that draws the panel of the
+// rule labelled label.
+func panelOf(t *testing.T, doc, label string) string {
+	t.Helper()
+	i := strings.Index(doc, "-rule-"+idPart(label)+`" >`)
+	if i < 0 {
+		t.Fatalf("no panel for %s", label)
+	}
+	rest := doc[i+1:]
+	if j := strings.Index(rest, `-rule-`); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// textsOf returns the text of every <text> element, tags dropped.
+func textsOf(doc string) []string {
+	var out []string
+	for _, m := range textElem.FindAllStringSubmatch(doc, -1) {
+		out = append(out, strings.TrimSpace(tagRE.ReplaceAllString(m[1], "")))
+	}
+	return out
+}
+
+// TestFailedTerritoryHatched: when cache-2 fails in replication.yaml the
+// ring wheel hatches exactly the arcs it owned the step before.
+func TestFailedTerritoryHatched(t *testing.T) {
+	res := exampleResult(t, "replication.yaml")
+	ring := slices.IndexFunc(res.Rules, func(r sim.RuleResult) bool { return r.Spec.Kind == "ring" })
+	id := sim.NodeID(slices.Index(res.Timeline.Nodes, "cache-2"))
+	f, _, err := FigureOf(res, "rings", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := wheelLayout(res, 1)
+	l := 2 * 3.141592653589793 * g.r
+	want := dashes(arcSpans(res.Arcs(ring, 0), len(res.Timeline.Nodes), l)[id], l)
+	panel := panelOf(t, string(f.SVG), res.Rules[ring].Spec.Label)
+	hatched := regexp.MustCompile(`stroke="url\(#[^"]*-failed\)"[^>]*stroke-dasharray="([^"]*)"`).FindAllStringSubmatch(panel, -1)
+	if len(hatched) != 1 || hatched[0][1] != want {
+		t.Fatalf("hatched arcs %v, want one ring with cache-2's arcs of step 0 %.80q", hatched, want)
+	}
+	if f0, _, _ := FigureOf(res, "rings", 0); strings.Contains(string(f0.SVG), `-failed)" fill="none"`) {
+		t.Error("step 0 hatches arcs, but no node is failed there")
+	}
+}
+
+// TestChangedArcList: a random pair of arc lists gives, at every
+// position, the new owner where the owner changed and NoNode elsewhere.
+func TestChangedArcList(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	arcs := func() []sim.Arc {
+		out := []sim.Arc{{Start: 0, Node: sim.NodeID(rng.IntN(3))}}
+		for range 40 {
+			out = append(out, sim.Arc{Start: uint32(rng.IntN(1 << 12)), Node: sim.NodeID(rng.IntN(3))})
+		}
+		slices.SortStableFunc(out[1:], func(a, b sim.Arc) int { return int(a.Start) - int(b.Start) })
+		return slices.CompactFunc(out, func(a, b sim.Arc) bool { return a.Start == b.Start })
+	}
+	at := func(as []sim.Arc, p uint32) sim.NodeID {
+		j, _ := slices.BinarySearchFunc(as, p+1, func(a sim.Arc, t uint32) int { return int(a.Start) - int(t) })
+		return as[j-1].Node
+	}
+	for range 200 {
+		prev, cur := arcs(), arcs()
+		got := changedArcList(prev, cur, func(_, n sim.NodeID) sim.NodeID { return n })
+		for p := uint32(0); p < 1<<12+8; p++ {
+			want := sim.NoNode
+			if at(prev, p) != at(cur, p) {
+				want = at(cur, p)
+			}
+			if g := at(got, p); g != want {
+				t.Fatalf("at %d: %d, want %d (prev %d, cur %d)", p, g, want, at(prev, p), at(cur, p))
+			}
+		}
+		for j := 1; j < len(got); j++ {
+			if got[j].Start <= got[j-1].Start || got[j].Node == got[j-1].Node {
+				t.Fatalf("arcs %v not sorted and merged", got)
+			}
+		}
+	}
+}
+
+// TestChangedForm: ring.yaml's ring (160 points per node) after step 0
+// is drawn in the changed form, greying what kept its owner; its wheel at
+// step 0, where nothing changed, is in full colour.
+func TestChangedForm(t *testing.T) {
+	res := exampleResult(t, "ring.yaml")
+	f0, _, _ := FigureOf(res, "rings", 0)
+	f1, _, _ := FigureOf(res, "rings", 1)
+	if strings.Contains(string(f0.SVG), `class="rr-unchanged"`) {
+		t.Error("step 0 greys arcs")
+	}
+	if !strings.Contains(string(f1.SVG), `class="rr-unchanged"`) || !strings.Contains(string(f1.SVG), "same owner as before") {
+		t.Error("step 1 (add f, 160 points per node) is not in the changed form")
+	}
+}
