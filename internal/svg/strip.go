@@ -90,7 +90,7 @@ func binLegend(c *canvas, res *sim.Result, y float64) {
 		c.text(x+30, y+16, label, cls("fg"), attr("font-size", "10.5"))
 		x += 30 + textW(label, 10.5) + 14
 	}
-	c.text(x, y+16, "(the other reasons' colours alike)", cls("muted"), attr("font-size", "10.5"))
+	c.text(x, y+16, "(any colour alike)", cls("muted"), attr("font-size", "10.5"))
 }
 
 // shadeOpacity is the opacity a strip paints a cell of shade level l

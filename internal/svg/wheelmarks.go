@@ -5,6 +5,7 @@ package svg
 // form of wheels with many arcs.
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -222,8 +223,10 @@ func wheelProbes(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 		d := 5.5
 		c.path("M"+num1(x)+" "+num1(y-d)+"l"+num1(d)+" "+num1(d)+"l"+num1(-d)+" "+num1(d)+"l"+num1(-d)+" "+num1(-d)+"z",
 			append(fill, cls("ink"), attr("stroke-width", "1.2"))...)
-		lx, ly := polar(cx, cy, kr-13, f)
-		c.text(lx, ly+3.5, strconv.Itoa(j+1), cls("fg", "b"), attr("font-size", "10"), attr("text-anchor", "middle"))
+		// The number sits beside the marker along the circle, clockwise,
+		// clear of the wheel's centre text.
+		a := 2 * math.Pi * f
+		c.text(x+11*math.Cos(a), y+11*math.Sin(a)+3.5, strconv.Itoa(j+1), cls("fg", "b"), attr("font-size", "10"), attr("text-anchor", "middle"))
 	}
 }
 
