@@ -125,18 +125,22 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State
 	l := 2 * math.Pi * g.r
 	owner := func(id sim.NodeID) []string { return []string{attr("stroke", nodeColor(id)), attr("fill", "none")} }
 	changed := changedForm(res, r, i)
-	if changed {
+	var segs []segment
+	switch {
+	case mosaicWheel(rr.Spec):
+		segs = shareWheel(c, res, r, i, cx, cy, g.r)
+	case changed:
 		c.path(loop(cx, cy, g.r), cls("unchanged"), attr("fill", "none"), attr("stroke-width", "16"))
 		c.ring(cx, cy, g.r, 16, changedSpans(res, r, i, l), func(why sim.NodeID) []string {
 			return []string{attr("stroke", reasonColors[why]), attr("fill", "none")}
 		})
-	} else {
+	default:
 		c.ring(cx, cy, g.r, 16, arcSpans(res.Arcs(r, i), nodes, l), owner)
 	}
-	if fs := failedSpans(res, r, i, l); anySpans(fs) {
+	if fs := failedSpans(res, r, i, l); segs == nil && anySpans(fs) {
 		c.hatchRing(cx, cy, g.r, 16, fs)
 	}
-	if sr.Points != nil {
+	if sr.Points != nil && segs == nil {
 		tr := g.r + 15
 		spans := tickSpans(sr.Points, nodes, 1, 2*math.Pi*tr)
 		c.ring(cx, cy, tr, 9, spans, func(id sim.NodeID) []string {
@@ -151,8 +155,14 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State
 	}
 	c.line(cx, cy-g.r-24, cx, cy-g.r+8, cls("axis"), attr("stroke-width", "1"))
 	c.text(cx+4, cy-g.r-18, "0", cls("muted"), attr("font-size", "9"))
-	wheelKeys(c, res, r, i, cx, cy, g.r-17)
-	wheelProbes(c, res, r, i, cx, cy, g.r-17)
+	if segs == nil {
+		wheelKeys(c, res, r, i, cx, cy, g.r-17)
+	}
+	pr := g.r - 17 // on the keys' circle, or outside a share wheel
+	if segs != nil {
+		pr = g.r + 16
+	}
+	wheelProbes(c, res, r, i, cx, cy, pr, segs)
 	wheelCentre(c, res, r, i, cx, cy)
 	y := cy + g.r + 30
 	if g.probes > 0 {
@@ -176,10 +186,10 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 	c.dots(cx, cy, kr, 4, pos, isMoved, cls("hot"))
 }
 
-// mosaicWheel reports whether a rule's owner changes from one key hash to
-// the next, so that its sampled wheel shows shares, and the colour under
-// a key's dot is not its owner's: every rule but the point rules (ring,
-// bounded, ketama) and slots, whose arcs are exact.
+// mosaicWheel reports whether a rule's registry entry says its owner
+// changes from one key hash to the next (sim.Kind.Mosaic), so that its
+// wheel is a share wheel (shareWheel), not arcs: every rule but the point
+// rules (ring, bounded, ketama) and slots, whose arcs are exact.
 func mosaicWheel(spec sim.RuleSpec) bool { return sim.KindOf(spec.Kind).Mosaic }
 
 func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
@@ -196,8 +206,11 @@ func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 
 func wheelSubtitle(res *sim.Result, r, i int) string {
 	sr := &res.Rules[r].Steps[i]
+	if mosaicWheel(res.Rules[r].Spec) {
+		return "no arcs; shares, in join order"
+	}
 	if sr.Points == nil {
-		return "no points; " + commas(sim.WheelSamples) + " samples"
+		return "no points; its ranges"
 	}
 	return commas(len(sr.Points)) + " points (ticks outside)"
 }

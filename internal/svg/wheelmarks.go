@@ -6,7 +6,6 @@ package svg
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -21,9 +20,10 @@ import (
 const changedArcs = 48
 
 // changedForm reports whether rule r's wheel at step i is drawn in the
-// "what changed" form.
+// "what changed" form; a share wheel after step 0 always shows what
+// changed, in its inner ring.
 func changedForm(res *sim.Result, r, i int) bool {
-	return i > 0 && len(res.Arcs(r, i)) > changedArcs
+	return i > 0 && (mosaicWheel(res.Rules[r].Spec) || len(res.Arcs(r, i)) > changedArcs)
 }
 
 // changedArcList returns the arcs of cur whose owner differs from prev's
@@ -70,18 +70,7 @@ func changedArcList(prev, cur []sim.Arc, mark func(old, new sim.NodeID) sim.Node
 // spread over a hundred points, each a hundredth of a pixel, still
 // shows where it is.
 func changedSpans(res *sim.Result, r, i int, l float64) [][]span {
-	st := &res.Timeline.States[i]
-	joined := st.Op == sim.OpAdd || st.Op == sim.OpRecover
-	left := st.Op == sim.OpRemove || st.Op == sim.OpFail
-	mark := func(old, new sim.NodeID) sim.NodeID {
-		switch {
-		case joined && slices.Contains(st.Named, new):
-			return sim.ReasonGained
-		case left && slices.Contains(st.Named, old):
-			return sim.ReasonForced
-		}
-		return sim.ReasonCollateral
-	}
+	mark := moveReason(&res.Timeline.States[i])
 	spans := arcSpans(changedArcList(res.Arcs(r, i-1), res.Arcs(r, i), mark), sim.NumReasons, l)
 	h := minChange / l / 2
 	for _, ss := range spans {
@@ -207,14 +196,21 @@ func probeRows(ls [][]string) int {
 
 // wheelProbes marks rule r's probes on its wheel at step i: a diamond in
 // the primary's colour where the rule puts the key (sim.Result.
-// WheelPosition), numbered as in the list under the wheel.
-func wheelProbes(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
+// WheelPosition), or on a share wheel (segs not nil) in the middle of its
+// primary's segment, numbered as in the list under the wheel.
+func wheelProbes(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64, segs []segment) {
 	probes := res.Rules[r].Steps[i].Probes
 	for j, p := range probes {
 		if j == maxProbes {
 			break
 		}
 		f := float64(res.WheelPosition(r, res.Scenario.Probes[j])) / circle
+		if segs != nil {
+			if len(p.Owners) == 0 {
+				continue
+			}
+			f = segmentAt(segs, p.Owners[0], sameBefore(probes[:j], p.Owners[0]), samePrimary(probes, p.Owners[0]))
+		}
 		x, y := polar(cx, cy, kr, f)
 		fill := []string{cls("off")}
 		if len(p.Owners) > 0 {
@@ -271,4 +267,21 @@ func changeItems() []legendItem {
 		{text: "between nodes that stayed", draw: swatch(attr("fill", reasonColors[sim.ReasonCollateral]))},
 		{text: "same owner as before", draw: swatch(cls("off"))},
 	}
+}
+
+// samePrimary counts the listed probes (at most maxProbes) whose primary
+// is id.
+func samePrimary(probes []sim.Probe, id sim.NodeID) int {
+	return sameBefore(probes[:min(len(probes), maxProbes)], id)
+}
+
+// sameBefore counts the probes whose primary is id.
+func sameBefore(probes []sim.Probe, id sim.NodeID) int {
+	n := 0
+	for _, p := range probes {
+		if len(p.Owners) > 0 && p.Owners[0] == id {
+			n++
+		}
+	}
+	return n
 }
