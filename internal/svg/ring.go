@@ -131,9 +131,7 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State
 		segs = shareWheel(c, res, r, i, cx, cy, g.r)
 	case changed:
 		c.path(loop(cx, cy, g.r), cls("unchanged"), attr("fill", "none"), attr("stroke-width", "16"))
-		c.ring(cx, cy, g.r, 16, changedSpans(res, r, i, l), func(why sim.NodeID) []string {
-			return []string{attr("stroke", reasonColors[why]), attr("fill", "none")}
-		})
+		c.ring(cx, cy, g.r, 16, changedShades(res, r, i, l), func(cl sim.NodeID) []string { return shadeStyle(int(cl)) })
 	default:
 		c.ring(cx, cy, g.r, 16, arcSpans(res.Arcs(r, i), nodes, l), owner)
 	}

@@ -62,29 +62,71 @@ func changedArcList(prev, cur []sim.Arc, mark func(old, new sim.NodeID) sim.Node
 	return out
 }
 
-// changedSpans returns the arcs of rule r that changed owner at step i
-// (i ≥ 1) by why, indexed by sim.Reason*, as the strips colour moved
-// keys: to a node that joined or recovered in the step, off one that
-// left or failed in it, or between nodes that stayed. Every span is at
-// least minChange long on a ring of length l, so that a node's share
-// spread over a hundred points, each a hundredth of a pixel, still
-// shows where it is.
-func changedSpans(res *sim.Result, r, i int, l float64) [][]span {
+// changedShades returns the arcs of rule r that changed owner at step i
+// (i ≥ 1) as the strips shade moved keys, one pixel of the ring (of
+// length l) at a time: each pixel takes the reason most of its changed
+// length changed for (to a node that joined or recovered in the step,
+// off one that left or failed in it, or between nodes that stayed) and
+// the share of it that changed, in sim.ShadeLevels (sim.ShadeLevel), so
+// that a node's share spread over a hundred points, each a hundredth of
+// a pixel, shows as a faint tint of the right strength. The result is
+// indexed by class, 1 + reason·sim.ShadeLevels + level − 1, as sim.Shade.
+func changedShades(res *sim.Result, r, i int, l float64) [][]span {
 	mark := moveReason(&res.Timeline.States[i])
-	spans := arcSpans(changedArcList(res.Arcs(r, i-1), res.Arcs(r, i), mark), sim.NumReasons, l)
-	h := minChange / l / 2
-	for _, ss := range spans {
-		for j, s := range ss {
-			if mid := (s.from + s.to) / 2; s.to-s.from < 2*h {
-				ss[j] = span{max(mid-h, 0), min(mid+h, 1)}
-			}
+	arcs := changedArcList(res.Arcs(r, i-1), res.Arcs(r, i), mark)
+	cells := int(math.Ceil(l))
+	cover := make([][sim.NumReasons]float64, cells)
+	for j, a := range arcs {
+		if a.Node == sim.NoNode {
+			continue
+		}
+		from, to := float64(a.Start)/circle*float64(cells), float64(arcEnd(arcs, j))/circle*float64(cells)
+		for c := int(from); c < cells && float64(c) < to; c++ {
+			cover[c][a.Node] += min(to, float64(c+1)) - max(from, float64(c))
 		}
 	}
-	return spans
+	out := make([][]span, 1+sim.NumReasons*sim.ShadeLevels)
+	for c := 0; c < cells; {
+		cl := shadeClass(cover[c])
+		e := c + 1
+		for e < cells && shadeClass(cover[e]) == cl {
+			e++
+		}
+		if cl > 0 {
+			out[cl] = append(out[cl], span{float64(c) / float64(cells), float64(e) / float64(cells)})
+		}
+		c = e
+	}
+	return out
 }
 
-// minChange is the least length, in pixels, of a changed arc on a wheel.
-const minChange = 1.5
+// shadeClass is the class of a pixel whose changed length by reason is
+// cov (of 1): 0 when nothing changed.
+func shadeClass(cov [sim.NumReasons]float64) int {
+	sum, reason := 0.0, 0
+	for j, v := range cov {
+		sum += v
+		if v > cov[reason] {
+			reason = j
+		}
+	}
+	// A pixel's share in millionths, so that ShadeLevel rounds it.
+	lv := sim.ShadeLevel(int(math.Round(sum*1e6)), 1e6)
+	if lv == 0 {
+		return 0
+	}
+	return 1 + reason*sim.ShadeLevels + lv - 1
+}
+
+// shadeStyle is the stroke of a class of changedShades.
+func shadeStyle(cl int) []string {
+	reason, level := (cl-1)/sim.ShadeLevels, (cl-1)%sim.ShadeLevels+1
+	a := []string{attr("stroke", reasonColors[reason]), attr("fill", "none")}
+	if level < sim.ShadeLevels {
+		a = append(a, attr("stroke-opacity", shadeOpacity(level)))
+	}
+	return a
+}
 
 // arcEnd is where arc j of arcs ends, 2³² for the last.
 func arcEnd(arcs []sim.Arc, j int) uint64 {

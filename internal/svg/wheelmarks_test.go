@@ -1,9 +1,11 @@
 package svg
 
 import (
+	"math"
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -155,5 +157,48 @@ func TestChangedForm(t *testing.T) {
 	}
 	if !strings.Contains(string(f1.SVG), `class="rr-unchanged"`) || !strings.Contains(string(f1.SVG), "same owner as before") {
 		t.Error("step 1 (add f, 160 points per node) is not in the changed form")
+	}
+}
+
+// TestChangedShadeProportional: in the changed form the ring's painted
+// strength, opacity times length summed over its pixels, is the length
+// of circle that changed owner, so 1.5% spread over 160 thin arcs paints
+// 1.5% of the ring's strength, not a lit ring and not nothing.
+func TestChangedShadeProportional(t *testing.T) {
+	for _, file := range []string{"ring.yaml", "grow-64.yaml"} {
+		res := exampleResult(t, file)
+		r := slices.IndexFunc(res.Rules, func(rr sim.RuleResult) bool { return rr.Spec.Kind == "ring" })
+		f, _, _ := FigureOf(res, "rings", 1)
+		g := wheelLayout(res, 1)
+		l := 2 * math.Pi * g.r
+		changed := 0.0
+		arcs := changedArcList(res.Arcs(r, 0), res.Arcs(r, 1), func(_, n sim.NodeID) sim.NodeID { return n })
+		for j, a := range arcs {
+			if a.Node != sim.NoNode {
+				changed += (float64(arcEnd(arcs, j)) - float64(a.Start)) / circle
+			}
+		}
+		panel := panelOf(t, string(f.SVG), res.Rules[r].Spec.Label)
+		painted := 0.0
+		for _, m := range regexp.MustCompile(`<path [^>]*stroke="(#[0-9A-F]{6})"[^>]*stroke-width="16" stroke-dasharray="([^"]*)"[^>]*/>`).FindAllStringSubmatch(panel, -1) {
+			if !slices.Contains(reasonColors[:], m[1]) {
+				t.Fatalf("%s: a changed arc in %s, not a reason colour", file, m[1])
+			}
+			op := 1.0
+			if o := strokeOpacity.FindStringSubmatch(m[0]); o != nil {
+				op, _ = strconv.ParseFloat(o[1], 64)
+			}
+			for j, v := range strings.Fields(m[2]) {
+				if x, _ := strconv.ParseFloat(v, 64); j%2 == 0 {
+					painted += x * op
+				}
+			}
+		}
+		// Each pixel's share is rounded to 1/64 (at least 1/64), and dash
+		// ends to 0.1 px: errors that mostly cancel.
+		if tol := max(1, 0.05*changed*l); math.Abs(painted-changed*l) > tol || changed == 0 {
+			t.Errorf("%s: painted %.2f px of strength, %.2f px changed (±%.1f)", file, painted, changed*l, tol)
+		}
+		t.Logf("%s: painted %.2f px, changed %.2f px of %.0f", file, painted, changed*l, l)
 	}
 }
