@@ -147,6 +147,8 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *sim.State
 				return []string{cls("failed"), attr("fill", "none"), attr("stroke-opacity", ".8")}
 			case changed && !slices.Contains(st.Named, id):
 				return []string{cls("unchanged"), attr("fill", "none")}
+			case changed: // one ink for them all: where ticks crowd, the last node's colour would win every pixel
+				return []string{cls("ink"), attr("fill", "none")}
 			}
 			return owner(id)
 		})
