@@ -86,3 +86,18 @@ func Arcs(r *sim.Result, rule, step int) []placer.Arc {
 	}
 	return placer.RingArcs(sr.Points, func(id timeline.NodeID) bool { return live[id] })
 }
+
+// WheelPosition returns where rule's wheel puts key, as KeyPositions does
+// for the keys of the key set: for a probe, which need not be one of
+// them.
+func WheelPosition(res *sim.Result, rule int, key string) uint32 {
+	spec := res.Rules[rule].Spec
+	if k := registry.KindOf(spec.Kind); k != nil && k.Position != nil {
+		return k.Position(registry.Effective(spec))([]byte(key))
+	}
+	h, err := keys.ParseHash(spec.Kind, registry.Effective(spec).Hash)
+	if err != nil {
+		h = keys.HashFNV
+	}
+	return h.Sum32([]byte(key))
+}

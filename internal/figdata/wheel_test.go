@@ -122,3 +122,35 @@ func TestKeyPositionsOnOwnerArc(t *testing.T) {
 		}
 	}
 }
+
+// TestWheelPositionMatchesKeyPositions: a key of the key set has the same
+// wheel position by name as KeyPositions gives it, under every rule.
+func TestWheelPositionMatchesKeyPositions(t *testing.T) {
+	s := &sim.Scenario{Name: "w", Title: "w", Seed: 3, Keys: keys.KeySpec{Count: 200}, Replicas: 1,
+		Nodes: []timeline.NodeSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}}}
+	var all []placer.RuleSpec
+	// Every kind that replays on three plain nodes (kafka and
+	// elasticsearch need their own parameters), and two other hashes.
+	for _, k := range registry.Kinds {
+		s.Rules = []placer.RuleSpec{{Kind: k.Name}}
+		if _, err := sim.Replay(s); err == nil {
+			all = append(all, s.Rules[0])
+		}
+	}
+	if len(all) < 9 {
+		t.Fatalf("only %d kinds replay", len(all))
+	}
+	s.Rules = append(all, placer.RuleSpec{Kind: "ring", Hash: "xxhash64", Label: "ring xx"}, placer.RuleSpec{Kind: "modulo", Hash: "md5", Label: "modulo md5"})
+	res, err := sim.Replay(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range res.Rules {
+		pos := KeyPositions(res, r)
+		for i := 0; i < res.Keys.Len(); i += 17 {
+			if got := WheelPosition(res, r, res.Keys.Name(i)); got != pos[i] {
+				t.Fatalf("%s: key %d at %d by name, %d in KeyPositions", res.Rules[r].Spec.Label, i, got, pos[i])
+			}
+		}
+	}
+}

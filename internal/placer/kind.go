@@ -18,8 +18,9 @@ type Kind struct {
 	// not set, such as a product's own hash.
 	Fixed []Param
 	// Mosaic says the rule's owner changes from one key hash to the next,
-	// so that its wheel is sampled and shows shares only, and the colour
-	// under a key's dot is not its owner's.
+	// so that it has no arcs worth drawing: the figures draw its wheel as
+	// its buckets or table bent round, each live node's share of the keys
+	// in join order, rather than sampled by hash (a uniform blur).
 	Mosaic bool
 	// Theory is the closed form that sweeps draw beside the rule.
 	Theory Theory

@@ -167,17 +167,29 @@ type Strip struct {
 
 // Shade is what a strip shows of one cell: the reason most of its moved
 // keys moved for (the first of equals, in reason order) and the share of
-// its keys that moved, in quarters rounded up (a cell of one key that
-// moved is all of it). The zero Shade is a cell where nothing moved.
+// its keys that moved, in ShadeLevels steps (Level). The zero Shade is a
+// cell where nothing moved.
 type Shade uint8
 
-// Quarters returns the share of the cell's keys that moved, in quarters
-// rounded up: 0 when none did, 4 when all or, rounded up, nearly all did.
-func (s Shade) Quarters() int {
+// ShadeLevels is how finely a Shade keeps a cell's moved share: Level is
+// the share in 64ths, so that a figure can paint a cell in proportion to
+// it (17% looks like 17% at any key count) and no cell's share is off by
+// more than 1/128 but for the smallest (see shadeOf).
+const ShadeLevels = 64
+
+// Every level of every reason fits in a Shade.
+var _ = [1]int{}[(NumReasons*ShadeLevels)>>8]
+
+// Level returns the share of the cell's keys that moved, in
+// 1/ShadeLevels: 0 when none did, otherwise moved·ShadeLevels/keys
+// rounded to the nearest whole (halves up) and at least 1, so that a cell
+// where anything moved never reads as unchanged; ShadeLevels when all
+// did, and a cell of one key that moved is all of it.
+func (s Shade) Level() int {
 	if s == 0 {
 		return 0
 	}
-	return int(s-1)%4 + 1
+	return int(s-1)%ShadeLevels + 1
 }
 
 // Reason returns the commonest reason of the cell's moves.
@@ -185,7 +197,16 @@ func (s Shade) Reason() int {
 	if s == 0 {
 		return 0
 	}
-	return int(s-1) / 4
+	return int(s-1) / ShadeLevels
+}
+
+// ShadeLevel is the Level of a cell of keys keys (≥ 1) of which moved
+// moved: 0 for none, else round(moved·ShadeLevels/keys), at least 1.
+func ShadeLevel(moved, keys int) int {
+	if moved <= 0 {
+		return 0
+	}
+	return min(max((2*ShadeLevels*moved+keys)/(2*keys), 1), ShadeLevels)
 }
 
 // shadeOf shades a cell of keys keys whose moved keys count c by reason.
@@ -200,8 +221,7 @@ func shadeOf(c Cell, keys int) Shade {
 	if sum == 0 {
 		return 0
 	}
-	q := min(max(ceilDiv(4*sum, keys), 1), 4)
-	return Shade(1 + 4*reason + q - 1)
+	return Shade(1 + ShadeLevels*reason + ShadeLevel(sum, keys) - 1)
 }
 
 // Cell counts the moved keys of one strip cell by reason.

@@ -124,58 +124,79 @@ func balanceCaption(res *sim.Result, last int, noise float64) string {
 // deviationFigure draws each rule's worst deviation from the fair share
 // over the steps, with the noise floor.
 func deviationFigure(res *sim.Result) Figure {
-	const name = "deviation.svg"
+	noise := make([]float64, len(res.Timeline.States))
+	for i := range noise {
+		noise[i] = res.Balance(0, i).NoiseCV
+	}
+	return lineChart{name: "deviation.svg", kind: "deviation",
+		title:    "Worst node's distance from its fair share, step by step",
+		subtitle: "Worst node's deviation from its fair share, step by step",
+		caption:  deviationCaption(res), unit: "worst node vs fair share (over or under)",
+		value: func(r, i int) float64 { return res.Balance(r, i).WorstDeviation },
+		ref:   noise, refName: "noise", refText: "noise floor: typical deviation of random placement",
+		refStyle: []string{cls("noise"), attr("fill", "none"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "5 3")},
+		label:    pct}.draw(res)
+}
+
+// lineChart is a whole-run figure of one line per rule over the steps,
+// and a reference line (dashed noise floor, fair share): the layout
+// deviation.svg and busiest.svg share.
+type lineChart struct {
+	name, kind, title, subtitle, caption, unit string
+	value                                      func(r, i int) float64
+	ref                                        []float64 // by step
+	refName, refText                           string
+	refStyle                                   []string
+	label                                      func(float64) string // an end label's value
+	ratio                                      bool                 // the axis is a ratio, not a percentage
+}
+
+func (lc lineChart) draw(res *sim.Result) Figure {
 	n := len(res.Timeline.States)
-	title := "Worst node's distance from its fair share, step by step"
-	caption := deviationCaption(res)
 	sts := styles(res)
-	hd := headingOf(res.Scenario.Title, "Worst node's deviation from its fair share, step by step", figW)
-	items := append(ruleSwatches(ruleLabels(res), sts, false, true), legendItem{text: "noise floor: typical deviation of random placement", w: lineSwatchW, draw: func(c *canvas, x, y float64) {
-		c.line(x, y-4, x+lineSwatchW, y-4, cls("noise"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "5 3"))
+	hd := headingOf(res.Scenario.Title, lc.subtitle, figW)
+	items := append(ruleSwatches(ruleLabels(res), sts, false, true), legendItem{text: lc.refText, w: lineSwatchW, draw: func(c *canvas, x, y float64) {
+		c.line(x, y-4, x+lineSwatchW, y-4, lc.refStyle...)
 	}})
 	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
 	top := hd.h + 6 + lh + 22
 	h := top + 180 + 40
-	c := newCanvas(figW, h, figID(res, name), title, caption)
+	c := newCanvas(figW, h, figID(res, lc.name), lc.title, lc.caption)
 	c.heading(hd)
 	c.rowLegend(items, 8, hd.h+6, figW-16)
 	hi := 0.0
-	for r := range res.Rules {
-		for i := range n {
-			hi = max(hi, res.Balance(r, i).WorstDeviation, res.Balance(r, i).NoiseCV)
+	for i := range n {
+		hi = max(hi, lc.ref[i])
+		for r := range res.Rules {
+			hi = max(hi, lc.value(r, i))
 		}
 	}
 	s := niceScale(hi, 5, false, top+180, top)
-	ends := [][2]string{{"noise", pct(res.Balance(0, n-1).NoiseCV)}}
+	ends := [][2]string{{lc.refName, lc.label(lc.ref[n-1])}}
 	for r, rr := range res.Rules {
-		ends = append(ends, [2]string{rr.Spec.Label, pct(res.Balance(r, n-1).WorstDeviation)})
+		ends = append(ends, [2]string{rr.Spec.Label, lc.label(lc.value(r, n-1))})
 	}
 	right := plotRight(ends...)
-	c.yAxis(s, plotL, right, "worst node vs fair share (over or under)", true)
+	c.yAxis(s, plotL, right, lc.unit, !lc.ratio)
 	gw := (right - plotL) / float64(n)
 	x := func(i int) float64 { return plotL + (float64(i)+0.5)*gw }
 	var labels []endLabel
-	noise := make([]float64, n)
-	for i := range n {
-		noise[i] = res.Balance(0, i).NoiseCV
-	}
-	noiseLine := []string{cls("noise"), attr("fill", "none"), attr("stroke-width", "1.6"), attr("stroke-dasharray", "5 3")}
-	c.path(polyline(x, s, noise), noiseLine...)
+	c.path(polyline(x, s, lc.ref), lc.refStyle...)
 	for r := range res.Rules {
 		ys := make([]float64, n)
 		for i := range n {
-			ys[i] = res.Balance(r, i).WorstDeviation
+			ys[i] = lc.value(r, i)
 		}
 		c.ruleLine(sts[r], polyline(x, s, ys), 2.2)
 		if gw >= 8 {
 			c.marks(sts[r], points(x, s, ys), 3)
 		}
-		labels = append(labels, endLabel{y: s.y(ys[n-1]), name: res.Rules[r].Spec.Label, value: pct(ys[n-1]), swatch: markSwatch(sts[r])})
+		labels = append(labels, endLabel{y: s.y(ys[n-1]), name: res.Rules[r].Spec.Label, value: lc.label(ys[n-1]), swatch: markSwatch(sts[r])})
 	}
-	labels = append(labels, endLabel{y: s.y(noise[n-1]), name: "noise", value: pct(noise[n-1]), swatch: strokeSwatch(noiseLine...)})
+	labels = append(labels, endLabel{y: s.y(lc.ref[n-1]), name: lc.refName, value: lc.label(lc.ref[n-1]), swatch: strokeSwatch(lc.refStyle...)})
 	c.endLabels(labels, right+8, s.top, s.bottom, figW-right-12)
 	c.stepLabels(res, 0, plotL, gw, s.bottom+13)
-	return c.figure(Figure{Name: name, Kind: "deviation", Step: -1, Title: title, Caption: caption})
+	return c.figure(Figure{Name: lc.name, Kind: lc.kind, Step: -1, Title: lc.title, Caption: lc.caption})
 }
 
 func polyline(x func(int) float64, s scale, ys []float64) string {

@@ -6,8 +6,9 @@ package svg
 import (
 	"bytes"
 	"fmt"
-	"github.com/ringreport/ringreport/internal/workers"
 	"strconv"
+
+	"github.com/ringreport/ringreport/internal/workers"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -18,7 +19,9 @@ type Figure struct {
 	// "step-3-rings.svg" (StepFigureName).
 	Name string
 	// Kind is the figure's kind: "rings", "strips", "history", "balance",
-	// "deviation", "transfers", "migrations" or "availability".
+	// "deviation", "transfers", "migrations", "availability", "replicas"
+	// (with more than one replica), "requests" or "busiest" (with request
+	// counts).
 	Kind string
 	// Step is the step the figure shows, or -1 for whole-run figures.
 	Step int
@@ -82,6 +85,12 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	if availability(res) {
 		figs = append(figs, availabilityFigure(res))
 	}
+	if replicated(res) {
+		figs = append(figs, replicasFigure(res))
+	}
+	if res.Keys.Weight != nil {
+		figs = append(figs, requestsFigure(res), busiestFigure(res))
+	}
 	return figs, nil
 }
 
@@ -94,8 +103,7 @@ func StepFigureName(step int, kind string) string {
 	return "step-" + strconv.Itoa(step) + "-" + kind + ".svg"
 }
 
-// FigureOf renders the one figure of a kind ("rings", "strips",
-// "history", "balance", "deviation", "transfers", "migrations") at a step
+// FigureOf renders the one figure of a kind (Figure.Kind) at a step
 // (-1 for whole-run figures), as Figures names and draws it, without
 // drawing the others; false when the replay has no such figure.
 func FigureOf(res *sim.Result, kind string, step int) (Figure, bool, error) {
@@ -122,6 +130,12 @@ func FigureOf(res *sim.Result, kind string, step int) (Figure, bool, error) {
 		return migrationFigure(res), true, nil
 	case kind == "availability" && availability(res):
 		return availabilityFigure(res), true, nil
+	case kind == "replicas" && replicated(res):
+		return replicasFigure(res), true, nil
+	case kind == "requests" && res.Keys.Weight != nil:
+		return requestsFigure(res), true, nil
+	case kind == "busiest" && res.Keys.Weight != nil:
+		return busiestFigure(res), true, nil
 	}
 	return Figure{}, false, nil
 }

@@ -105,6 +105,7 @@ func classes(scope string, k ink, bg bool) string {
 	rule("axis", "stroke:"+k.axis)
 	rule("grid", "stroke:"+k.grid)
 	rule("off", "stroke:"+k.off+";fill:"+k.off)
+	rule("unchanged", "stroke:"+k.off)
 	rule("key", "stroke:"+k.key)
 	rule("hot", "stroke:"+k.hot)
 	rule("failed", "stroke:"+k.failed)
@@ -160,16 +161,31 @@ var nodePalette = [...][3]uint8{
 }
 
 // nodeColor is the colour of node id in every figure of a scenario: the
-// palette's hues by NodeID, then the same hues darker, then lighter.
+// palette's hues by NodeID, then the same hues darker, then lighter
+// (nodeShade), so that 36 nodes have colours of their own; past that
+// they repeat, and the legends' names tell nodes apart.
 func nodeColor(id timeline.NodeID) string {
 	c := nodePalette[int(id)%len(nodePalette)]
 	switch (int(id) / len(nodePalette)) % 3 {
 	case 1:
-		return hex(mix(c, [3]uint8{0, 0, 0}, 0.45))
+		return nodeShade(c, [3]uint8{0, 0, 0})
 	case 2:
-		return hex(mix(c, [3]uint8{255, 255, 255}, 0.5))
+		return nodeShade(c, [3]uint8{255, 255, 255})
 	}
 	return hex(c)
+}
+
+// nodeShade mixes c towards to by the most of 45%, 40%, … 10% that keeps
+// the node colours' contrast (1.6:1 on the light background, 2:1 on the
+// dark one); a hue too pale to be lighter (amber, pale sky) is mixed 20%
+// towards black instead, which its darker shade (45%) is not.
+func nodeShade(c, to [3]uint8) string {
+	for t := 0.45; t > 0.05; t -= 0.05 {
+		if v := hex(mix(c, to, t)); contrast(v, lightInk.bg) >= 1.6 && contrast(v, darkInk.bg) >= 2 {
+			return v
+		}
+	}
+	return hex(mix(c, [3]uint8{0, 0, 0}, 0.2))
 }
 
 // Transfer colours: Okabe–Ito blue for keys received, vermillion for keys

@@ -176,10 +176,19 @@ func TestDataColours(t *testing.T) {
 			}
 		}
 	}
+	seen := map[string]int{}
 	for id := range 3 * len(nodePalette) {
-		if c := nodeColor(timeline.NodeID(id)); c == inColor || c == outColor {
+		c := nodeColor(timeline.NodeID(id))
+		if c == inColor || c == outColor {
 			t.Errorf("node %d has the transfer colour %s", id, c)
 		}
+		if a, b := contrast(c, lightInk.bg), contrast(c, darkInk.bg); a < 1.6 || b < 2 {
+			t.Errorf("node %d's colour %s: contrast %.2f:1 on the light background, %.2f:1 on the dark one; want 1.6 and 2", id, c, a, b)
+		}
+		if other, dup := seen[c]; dup {
+			t.Errorf("nodes %d and %d share colour %s", other, id, c)
+		}
+		seen[c] = id
 	}
 }
 
@@ -361,4 +370,27 @@ func TestLongLabelsNeverCut(t *testing.T) {
 		}
 	}
 	checkNoCut(t, s.Name, figs)
+}
+
+// TestColoursOnlyInPalette: palette.go is the one home of the figures'
+// colours: no other file of the package spells a colour.
+func TestColoursOnlyInPalette(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d source files (%v)", len(files), err)
+	}
+	lit := regexp.MustCompile(`#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b|rgba?\(`)
+	for _, f := range files {
+		if f == "palette.go" || strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range lit.FindAllIndex(src, -1) {
+			line := 1 + strings.Count(string(src[:m[0]]), "\n")
+			t.Errorf("%s:%d: colour %s outside palette.go", f, line, src[m[0]:m[1]])
+		}
+	}
 }

@@ -3,6 +3,7 @@ package svg
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/figdata"
@@ -29,6 +30,7 @@ type wheelGeom struct {
 	ph         float64    // panel height
 	labels     [][]string // each rule's label, wrapped to the panel
 	hd         float64    // height of a panel's label and subtitle
+	probes     int        // lines of the longest probe list (probeLines)
 }
 
 const (
@@ -63,8 +65,20 @@ func wheelLayout(res *sim.Result, i int) wheelGeom {
 		lines = max(lines, len(l))
 	}
 	g.hd = panelHd + float64(lines-1)*14
-	g.ph = g.hd + 2*(g.r+30) + float64(g.legendRows+1)*rowH + 12
+	for r := range res.Rules {
+		g.probes = max(g.probes, probeRows(probeLines(res, r, i, g.pw-20)))
+	}
+	g.ph = g.hd + 2*(g.r+30) + g.probeH() + float64(g.legendRows+1)*rowH + 12
 	return g
+}
+
+// probeH is the height of the probe list under a wheel, its gap to the
+// legend included.
+func (g wheelGeom) probeH() float64 {
+	if g.probes == 0 {
+		return 0
+	}
+	return float64(g.probes)*probeLineH + 10
 }
 
 // ringsFigure draws one wheel per rule at step i.
@@ -77,14 +91,24 @@ func ringsFigure(res *sim.Result, i int, name string) Figure {
 	}
 	title := fmt.Sprintf("Step %d (%s): who owns which part of the hash circle", i, opText(res, i))
 	hd := headingOf(res.Scenario.Title, stepOf(res, i)+" — who owns which part of the hash circle", w)
-	h := hd.h + float64(g.rows)*g.ph
+	top := hd.h
+	var items []legendItem
+	if anyChanged(res, i) {
+		items = changeItems()
+		_, _, _, lh := legendLayout(items, 8, 0, w-16)
+		top += lh + 4
+	}
+	h := top + float64(g.rows)*g.ph
 	caption := ringsCaption(res, i)
 	c := newCanvas(w, h, figID(res, name), title, caption)
 	c.hatch("failed", 3)
 	c.heading(hd)
+	if items != nil {
+		c.rowLegend(items, 8, hd.h+6, w-16)
+	}
 	for r := range res.Rules {
 		x := float64(r%g.cols) * g.pw
-		y := hd.h + float64(r/g.cols)*g.ph
+		y := top + float64(r/g.cols)*g.ph
 		c.translate(x, y, attr("id", c.ref("rule-"+idPart(res.Rules[r].Spec.Label))))
 		wheelPanel(c, res, r, i, g, st)
 		c.end()
@@ -102,24 +126,56 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.
 	cx, cy := g.pw/2, g.hd+g.r+30
 	failed := func(id timeline.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
 	nodes := len(res.Timeline.Nodes)
-	c.ring(cx, cy, g.r, 16, arcSpans(figdata.Arcs(res, r, i), nodes, 2*math.Pi*g.r), func(id timeline.NodeID) []string {
+	l := 2 * math.Pi * g.r
+	owner := func(id timeline.NodeID) []string {
 		return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
-	})
-	if sr.Points != nil {
+	}
+	changed := changedForm(res, r, i)
+	var segs []segment
+	switch {
+	case mosaicWheel(rr.Spec):
+		segs = shareWheel(c, res, r, i, cx, cy, g.r)
+	case changed:
+		c.path(loop(cx, cy, g.r), cls("unchanged"), attr("fill", "none"), attr("stroke-width", "16"))
+		c.ring(cx, cy, g.r, 16, changedShades(res, r, i, l), func(cl timeline.NodeID) []string { return shadeStyle(int(cl)) })
+	default:
+		c.ring(cx, cy, g.r, 16, arcSpans(figdata.Arcs(res, r, i), nodes, l), owner)
+	}
+	if fs := failedSpans(res, r, i, l); segs == nil && anySpans(fs) {
+		c.hatchRing(cx, cy, g.r, 16, fs)
+	}
+	if sr.Points != nil && segs == nil {
 		tr := g.r + 15
 		spans := tickSpans(sr.Points, nodes, 1, 2*math.Pi*tr)
 		c.ring(cx, cy, tr, 9, spans, func(id timeline.NodeID) []string {
-			if failed(id) {
+			switch {
+			case failed(id):
 				return []string{cls("failed"), attr("fill", "none"), attr("stroke-opacity", ".8")}
+			case changed && !slices.Contains(st.Named, id):
+				return []string{cls("unchanged"), attr("fill", "none")}
+			case changed: // one ink for them all: where ticks crowd, the last node's colour would win every pixel
+				return []string{cls("ink"), attr("fill", "none")}
 			}
-			return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
+			return owner(id)
 		})
 	}
 	c.line(cx, cy-g.r-24, cx, cy-g.r+8, cls("axis"), attr("stroke-width", "1"))
 	c.text(cx+4, cy-g.r-18, "0", cls("muted"), attr("font-size", "9"))
-	wheelKeys(c, res, r, i, cx, cy, g.r-17)
+	if segs == nil {
+		wheelKeys(c, res, r, i, cx, cy, g.r-17)
+	}
+	pr := g.r - 17 // on the keys' circle, or outside a share wheel
+	if segs != nil {
+		pr = g.r + 16
+	}
+	wheelProbes(c, res, r, i, cx, cy, pr, segs)
 	wheelCentre(c, res, r, i, cx, cy)
-	legend(c, res, r, i, g, cy+g.r+30)
+	y := cy + g.r + 30
+	if g.probes > 0 {
+		drawProbeList(c, probeLines(res, r, i, g.pw-20), 10, y-probeLineH)
+		y += g.probeH()
+	}
+	legend(c, res, r, i, g, y)
 }
 
 // wheelKeys draws the keys as dots where rule r puts them on its circle
@@ -136,10 +192,10 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 	c.dots(cx, cy, kr, 4, pos, isMoved, cls("hot"))
 }
 
-// mosaicWheel reports whether a rule's owner changes from one key hash to
-// the next, so that its sampled wheel shows shares, and the colour under
-// a key's dot is not its owner's: every rule but the point rules (ring,
-// bounded, ketama) and slots, whose arcs are exact.
+// mosaicWheel reports whether a rule's registry entry says its owner
+// changes from one key hash to the next (sim.Kind.Mosaic), so that its
+// wheel is a share wheel (shareWheel), not arcs: every rule but the point
+// rules (ring, bounded, ketama) and slots, whose arcs are exact.
 func mosaicWheel(spec placer.RuleSpec) bool { return registry.KindOf(spec.Kind).Mosaic }
 
 func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
@@ -156,8 +212,11 @@ func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 
 func wheelSubtitle(res *sim.Result, r, i int) string {
 	sr := &res.Rules[r].Steps[i]
+	if mosaicWheel(res.Rules[r].Spec) {
+		return "no arcs; shares, in join order"
+	}
 	if sr.Points == nil {
-		return "no points; " + commas(placer.WheelSamples) + " samples"
+		return "no points; its ranges"
 	}
 	return commas(len(sr.Points)) + " points (ticks outside)"
 }

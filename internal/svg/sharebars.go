@@ -11,6 +11,7 @@ type shareChart struct {
 	styles                               []ruleStyle // for the hatches the bars use
 	series                               int
 	max                                  float64
+	unit                                 string // the y axis's; "" is "share of keys"
 	// bar draws series j's bar at step i, of width w from x, against s.
 	bar func(c *canvas, s scale, i, j int, x, w float64)
 }
@@ -27,7 +28,11 @@ func (sc shareChart) draw(res *sim.Result) Figure {
 	right := figW - 12.0 // no end labels: the legend names the bars
 	gw := (right - plotL) / float64(steps)
 	s := niceScale(sc.max, 5, false, top+180, top)
-	c.yAxis(s, plotL, right, "share of keys", true)
+	unit := sc.unit
+	if unit == "" {
+		unit = "share of keys"
+	}
+	c.yAxis(s, plotL, right, unit, true)
 	slot := gw * 0.84 / float64(sc.series)
 	for i := range steps {
 		gx := plotL + float64(i)*gw + gw*0.08

@@ -2,6 +2,7 @@ package svg
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -12,15 +13,18 @@ const (
 	stripH   = 16.0
 	stripGap = 5.0
 	stripsH  = 2*stripH + stripGap + 14 // a block's strips and the gap after them
-	levels   = 4                        // shades of a bin: up to ¼, ½, ¾, all of its keys moved
 )
+
+// rampShares are the moved shares the bins' legend shows, in
+// sim.ShadeLevels.
+var rampShares = [...]int{1, 8, 16, 32, 48, 64}
 
 // stripsFigure draws, for every rule, which keys moved at step i and why.
 func stripsFigure(res *sim.Result, i int, name string) Figure {
 	bins := res.Keys.Len() > sim.MaxStripCells
 	legendRows := 2.0
 	if bins {
-		legendRows = 3
+		legendRows = 4
 	}
 	hd := headingOf(res.Scenario.Title, stepOf(res, i)+" — which keys moved to another node, and why", figW)
 	top := hd.h + legendRows*16 + 6
@@ -63,14 +67,37 @@ func stripLegend(c *canvas, res *sim.Result, top float64, bins bool) {
 		c.text(x+17, y, fit(it.text, colW-24, 10.5), cls("fg"), attr("font-size", "10.5"))
 	}
 	if bins {
-		k, n := res.Keys.Len(), sim.MaxStripCells
-		size := commas(k / n) // cells hold ⌊K/n⌋ or ⌈K/n⌉ keys (sim.CellKeys)
-		if k%n != 0 {
-			size += " or " + commas(k/n+1)
-		}
-		c.text(8, top+2*16+4, fit(fmt.Sprintf("Each cell is a bin of %s keys: the darker, the more of them moved (¼, ½, ¾, all).",
-			size), figW-16, 10.5), cls("muted"), attr("font-size", "10.5"))
+		binLegend(c, res, top+2*16+4)
 	}
+}
+
+// binLegend says what a bin is and how its shade reads, with a ramp of
+// swatches at the shares rampShares names, painted as the strips paint
+// them (shadeOpacity).
+func binLegend(c *canvas, res *sim.Result, y float64) {
+	k, n := res.Keys.Len(), sim.MaxStripCells
+	size := commas(k / n) // cells hold ⌊K/n⌋ or ⌈K/n⌉ keys (sim.CellKeys)
+	if k%n != 0 {
+		size += " or " + commas(k/n+1)
+	}
+	c.text(8, y, fmt.Sprintf("Each cell is a bin of %s keys; its colour's opacity is the share of them that moved, to 1/%d:",
+		size, sim.ShadeLevels), cls("muted"), attr("font-size", "10.5"))
+	x := 8.0
+	for _, l := range rampShares {
+		c.rect(x, y+7, 26, 11, cls("off"))
+		c.rect(x, y+7, 26, 11, attr("fill", reasonColors[sim.ReasonGained]), attr("fill-opacity", shadeOpacity(l)))
+		label := pct(float64(l) / sim.ShadeLevels)
+		c.text(x+30, y+16, label, cls("fg"), attr("font-size", "10.5"))
+		x += 30 + textW(label, 10.5) + 14
+	}
+	c.text(x, y+16, "(any colour alike)", cls("muted"), attr("font-size", "10.5"))
+}
+
+// shadeOpacity is the opacity a strip paints a cell of shade level l
+// with: l/sim.ShadeLevels, the share of the cell's keys that moved,
+// printed exactly (a 64th is a binary fraction).
+func shadeOpacity(l int) string {
+	return strconv.FormatFloat(float64(l)/sim.ShadeLevels, 'f', -1, 64)
 }
 
 // stripHead is the heading of rule r's strips at step i: the rule's
@@ -130,32 +157,29 @@ func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
 		return
 	}
 	c.group(attr("transform", "translate("+num(x)+" "+num(y)+") scale("+strings.TrimSpace(fmt.Sprintf("%.6f", w/float64(n)))+" 1)"))
-	for cl := sim.Shade(1); cl <= levels*sim.NumReasons; cl++ {
+	for cl := sim.Shade(1); int(cl) <= sim.ShadeLevels*sim.NumReasons; cl++ {
 		sp, ok := runs[cl]
 		if !ok {
 			continue
 		}
-		reason, level := cl.Reason(), cl.Quarters()
+		reason, level := cl.Reason(), cl.Level()
 		attrs := []string{attr("stroke", reasonColors[reason]), attr("stroke-width", num(stripH)),
 			attr("stroke-dasharray", dashes(sp, float64(n))), attr("fill", "none")}
-		if level < levels {
-			attrs = append(attrs, attr("stroke-opacity", num(float64(level)/levels)))
+		if level < sim.ShadeLevels {
+			attrs = append(attrs, attr("stroke-opacity", shadeOpacity(level)))
 		}
 		c.path("M0 "+num(stripH/2)+"h"+fmt.Sprint(n), attrs...)
 	}
 	c.end()
 }
 
-// A Shade's quarters are the figure's levels, and shades count up
-// through the levels of each reason in turn.
-var _ = [1]int{}[levels-4]
-
 func stripsCaption(res *sim.Result, i int, bins bool) string {
 	var b strings.Builder
 	b.WriteString("For each rule, two strips show every key once; a lit cell is a key that is now stored on a different node than before this step, coloured by why it moved. ")
 	b.WriteString("The top strip lists keys in the order they were made, the bottom one in hash order, i.e. around the circle from 0 to 2³²: a rule that only hands over arcs lights a few solid blocks there, while a rule that reshuffles lights cells everywhere. ")
 	if bins {
-		fmt.Fprintf(&b, "With %s keys each cell is a bin of consecutive keys, shaded by the share that moved. ", commas(res.Keys.Len()))
+		fmt.Fprintf(&b, "With %s keys each cell is a bin of consecutive keys, painted at an opacity equal to the share of them that moved (to the nearest 1/%d, at least 1/%d when any did), so a strip where 17%% of the keys moved evenly is a uniform 17%% tint and solid blocks are bins where all moved. ",
+			commas(res.Keys.Len()), sim.ShadeLevels, sim.ShadeLevels)
 	}
 	fmt.Fprintf(&b, "Moved in this step (%s): %s; red (collateral) moves are pure cost, since neither node involved changed.", opText(res, i), movedList(res, i))
 	return b.String()

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -76,8 +75,12 @@ func ringsCaption(res *sim.Result, i int) string {
 		b.WriteString("Ticks outside a ring rule's wheel are its points (virtual nodes): each point claims the stretch of circle just before it, " +
 			"so more points per node give finer, more even stripes. ")
 	}
-	if hasSampled(res, i) {
-		fmt.Fprintf(&b, "Rules without points (like modulo) have no arcs of their own: their wheel is sampled, coloured by the owner at %s evenly spaced positions. ", commas(placer.WheelSamples))
+	m := mosaicRules(res)
+	if m != "" {
+		b.WriteString("Under " + m + " the owner changes from one hash to the next, so there are no arcs to draw: " +
+			"such a wheel is its rule's buckets or table bent round, every live node's share of the keys end to end in join order " +
+			"(for modulo and jump its bucket, for maglev its table entries), drawn without key dots; after step 0 an inner ring fills each node's part, " +
+			"from its start, with the keys it received in the step, coloured by why as in the strips. ")
 	}
 	if res.Keys.Len() > maxDots {
 		b.WriteString("There are too many keys to draw them; the strips figure shows which ones moved. ")
@@ -87,16 +90,18 @@ func ringsCaption(res *sim.Result, i int) string {
 			b.WriteString("; the large dark dots are the keys that changed node in this step")
 		}
 		b.WriteString(". ")
-		if m := mosaicRules(res); m != "" {
-			b.WriteString("On the ring-like wheels and on slots a dot sits on its owner's colour; under " + m +
-				" the owner changes from one hash to the next, far finer than the wheel can show, so there a dot marks where the key's hash is, not who holds it. ")
-		}
+	}
+	if anyArcsChanged(res, i) {
+		fmt.Fprintf(&b, "A wheel of more than %d arcs shows only what changed in this step: the arcs whose owner changed, coloured by why as in the strips (to a node that joined or recovered, off one that left or failed, or between nodes that stayed), each pixel of the ring at an opacity equal to the share of it that changed (to 1/%d), so that a share spread over many thin arcs shows as a tint of its true strength; the rest is grey, like the points of the nodes the step did not act on, and the points of the nodes it acted on are dark. ", changedArcs, sim.ShadeLevels)
+	}
+	if len(res.Scenario.Probes) > 0 {
+		b.WriteString("Numbered diamonds are the probe keys, in their primary's colour, where the rule puts them (on a share wheel, outside their primary's part); the list under each wheel gives each probe's preference list, primary first, and what it was before this step when the step changed it. ")
 	}
 	if i > 0 {
 		fmt.Fprintf(&b, "Moved in this step (%s): %s.", opText(res, i), movedList(res, i))
 	}
 	if failedAt(res, i) {
-		b.WriteString(" Failed nodes are grey and hatched: they keep their points but own nothing until they recover.")
+		b.WriteString(" Failed nodes are grey and hatched in the legend: they keep their points but own nothing until they recover; the arcs they held before they failed are hatched over whoever holds them now.")
 	}
 	return strings.TrimSpace(b.String())
 }
@@ -113,18 +118,30 @@ func mosaicRules(res *sim.Result) string {
 	return joinAnd(labels)
 }
 
-func hasPoints(res *sim.Result, i int) bool {
-	for _, r := range res.Rules {
-		if r.Steps[i].Points != nil {
+// anyArcsChanged reports whether a wheel of arcs of step i is in the
+// changed form.
+func anyArcsChanged(res *sim.Result, i int) bool {
+	for r := range res.Rules {
+		if !mosaicWheel(res.Rules[r].Spec) && changedForm(res, r, i) {
 			return true
 		}
 	}
 	return false
 }
 
-func hasSampled(res *sim.Result, i int) bool {
+// anyChanged reports whether a wheel of step i is in the changed form.
+func anyChanged(res *sim.Result, i int) bool {
+	for r := range res.Rules {
+		if changedForm(res, r, i) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPoints(res *sim.Result, i int) bool {
 	for _, r := range res.Rules {
-		if r.Steps[i].Points == nil {
+		if r.Steps[i].Points != nil {
 			return true
 		}
 	}
