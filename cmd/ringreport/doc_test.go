@@ -3,15 +3,19 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestDocExamples runs every "$ ringreport ..." line of the package doc
-// (doc.go), in order, in a folder holding a copy of the example
-// scenarios; each must exit 0 (a "> file" redirection gets stdout).
+// (doc.go), in order, as a process in a folder holding a copy of the
+// example scenarios; each must exit 0 (a "> file" redirection gets
+// stdout). It runs beside the other process tests, as it changes no
+// directory of the test's own.
 func TestDocExamples(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +30,7 @@ func TestDocExamples(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "scenarios", filepath.Base(f)), data)
 	}
 	writeFile(t, filepath.Join(dir, "brand", "page.html.tmpl"), []byte("<!DOCTYPE html><title>{{.Title}}</title>{{.Body}}\n"))
-	t.Chdir(dir)
+	bin := binary(t)
 	n := 0
 	for line := range strings.Lines(string(src)) {
 		cmd, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "//")), "$ ringreport")
@@ -36,8 +40,10 @@ func TestDocExamples(t *testing.T) {
 		n++
 		args, redirect, _ := strings.Cut(cmd, ">")
 		var stdout, stderr bytes.Buffer
-		if code := run(strings.Fields(args), &stdout, &stderr); code != exitOK {
-			t.Errorf("$ ringreport%s: exit status %d\n%s", cmd, code, stderr.String())
+		c := exec.Command(bin, strings.Fields(args)...)
+		c.Dir, c.Stdout, c.Stderr = dir, &stdout, &stderr
+		if err := c.Run(); err != nil {
+			t.Errorf("$ ringreport%s: %v\n%s", cmd, err, stderr.String())
 		}
 		if f := strings.TrimSpace(redirect); f != "" && stdout.Len() == 0 {
 			t.Errorf("$ ringreport%s: nothing written to %s", cmd, f)

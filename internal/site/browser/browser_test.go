@@ -66,11 +66,16 @@ func TestSiteInBrowser(t *testing.T) {
 		}
 		t.Skip("no Chromium found; install chromium or set CHROMIUM to run this test")
 	}
-	t.Run("inline", func(t *testing.T) { checkSite(t, bin, siteDir(t)) })
+	if testing.Short() && os.Getenv("RINGREPORT_SITE") == "" {
+		t.Skip("builds the examples twice and loads every page in Chromium; .ci/run runs it in full")
+	}
+	// Each subtest has its own browser and site, so they run side by
+	// side: one mostly waits on Chromium while the other builds.
+	t.Run("inline", func(t *testing.T) { t.Parallel(); checkSite(t, bin, siteDir(t)) })
 	// Every example page is far under the inline budget; a budget of one
 	// byte makes every page link its step figures, so that path is
 	// checked in a browser too.
-	t.Run("linked", func(t *testing.T) { checkSite(t, bin, buildSite(t, 1)) })
+	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, bin, buildSite(t, 1)) })
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
