@@ -6,9 +6,9 @@ import (
 	"io"
 	"sync"
 
+	"github.com/ringreport/ringreport/internal/build"
 	"github.com/ringreport/ringreport/internal/outdir"
 	"github.com/ringreport/ringreport/internal/scenario"
-	"github.com/ringreport/ringreport/internal/site"
 	"github.com/ringreport/ringreport/internal/text"
 )
 
@@ -102,7 +102,7 @@ func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdi
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError, false
 	}
-	opts := site.Options{Jobs: f.jobs, Theme: f.theme}
+	opts := build.Options{Jobs: f.jobs, Theme: f.theme}
 	if f.templates != "" {
 		if opts.Templates, err = loadTemplates(f.templates, f.limits); err != nil {
 			fmt.Fprintln(stderr, "ringreport:", err)
@@ -112,12 +112,12 @@ func streamFiles(paths []string, f buildFlags, stderr io.Writer, emit func(outdi
 	var finish func()
 	opts.Progress, finish = progressFunc(stderr)
 	var emitErr error
-	err = site.Stream(inputs, opts, func(file site.File) error {
+	err = build.Stream(inputs, opts, func(file build.File) error {
 		emitErr = emit(outdir.File(file))
 		return emitErr
 	})
 	finish()
-	var failed site.ExpectationsFailed
+	var failed build.ExpectationsFailed
 	switch {
 	case emitErr != nil:
 		fmt.Fprintln(stderr, "ringreport:", emitErr)
@@ -170,7 +170,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ringreport:", err)
 		return exitError
 	}
-	if _, err := site.Parse(inputs); err != nil {
+	if _, err := build.Parse(inputs); err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}

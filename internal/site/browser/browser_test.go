@@ -14,8 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ringreport/ringreport/internal/build"
 	"github.com/ringreport/ringreport/internal/outdir"
-	"github.com/ringreport/ringreport/internal/site"
 )
 
 // pageInfo is what the script in inspect reports about a page.
@@ -153,15 +153,15 @@ func siteDir(t *testing.T) string {
 // default) into a temporary directory and returns it.
 func buildSite(t *testing.T, budget int) string {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
-	var ins []site.Input
+	var ins []build.Input
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ins = append(ins, site.Input{Path: f, Src: src})
+		ins = append(ins, build.Input{Path: f, Src: src})
 	}
-	built, err := site.Build(ins, site.Options{InlineBudget: budget})
+	built, err := build.Build(ins, build.Options{InlineBudget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
