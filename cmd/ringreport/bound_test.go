@@ -65,7 +65,7 @@ func TestHostileBounds(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak RSS is read from Linux's rusage (KiB)")
 	}
-	bin := buildBinary(t, t.TempDir())
+	bin := binary(t)
 	cases := append(corpusCases(t, "../../internal/scenario/testdata/hostile"), generatedCases()...)
 	cases = append(cases, commandCases()...)
 	if len(cases) < 20 {

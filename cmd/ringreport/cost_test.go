@@ -48,7 +48,7 @@ func TestEstimateGrid(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak RSS is read from Linux's rusage (KiB)")
 	}
-	bin := buildBinary(t, t.TempDir())
+	bin := binary(t)
 	for _, sh := range gridShapes() {
 		t.Run(sh.name, func(t *testing.T) { runShape(t, bin, sh) })
 	}

@@ -37,7 +37,10 @@
 // Scenarios are replayed in parallel, -j at a time (default: one per
 // CPU); the output does not depend on -j. A progress bar is drawn on
 // standard error only when it is a terminal and CI is not set; NO_COLOR
-// turns its colour off. The site is written to a temporary folder and
+// turns its colour off. When done, build prints one line on standard
+// error, such as "wrote out/: 10 scenarios, 214 files, 8.6 s" (the time
+// goes there only, never into a file); -q leaves it out. The site is
+// written to a temporary folder and
 // swapped into place, so a failed build leaves the previous site as it
 // was; SIGINT or SIGTERM removes the temporary folder. A second build
 // into the same folder while one runs is refused (the first holds an

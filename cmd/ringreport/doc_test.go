@@ -3,15 +3,21 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestDocExamples runs every "$ ringreport ..." line of the package doc
-// (doc.go), in order, in a folder holding a copy of the example
-// scenarios; each must exit 0 (a "> file" redirection gets stdout).
+// (doc.go) as a process in a folder holding a copy of the example
+// scenarios; each must exit 0 (a "> file" redirection gets stdout). Each
+// example writes a folder of its own or nothing, so they run side by
+// side, but a check runs once every example before it is done, as it
+// reads what they wrote. The test runs beside the other process tests,
+// as it changes no directory of the test's own.
 func TestDocExamples(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +32,7 @@ func TestDocExamples(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "scenarios", filepath.Base(f)), data)
 	}
 	writeFile(t, filepath.Join(dir, "brand", "page.html.tmpl"), []byte("<!DOCTYPE html><title>{{.Title}}</title>{{.Body}}\n"))
-	t.Chdir(dir)
+	var group []string
 	n := 0
 	for line := range strings.Lines(string(src)) {
 		cmd, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "//")), "$ ringreport")
@@ -34,18 +40,39 @@ func TestDocExamples(t *testing.T) {
 			continue
 		}
 		n++
-		args, redirect, _ := strings.Cut(cmd, ">")
-		var stdout, stderr bytes.Buffer
-		if code := run(strings.Fields(args), &stdout, &stderr); code != exitOK {
-			t.Errorf("$ ringreport%s: exit status %d\n%s", cmd, code, stderr.String())
+		if strings.HasPrefix(strings.TrimSpace(cmd), "check") {
+			runExamples(t, dir, group)
+			group = nil
 		}
-		if f := strings.TrimSpace(redirect); f != "" && stdout.Len() == 0 {
-			t.Errorf("$ ringreport%s: nothing written to %s", cmd, f)
-		}
+		group = append(group, cmd)
 	}
+	runExamples(t, dir, group)
 	if n < 8 {
 		t.Errorf("found %d examples in doc.go, want at least 8", n)
 	}
+}
+
+// runExamples runs the doc examples cmds (what follows "$ ringreport")
+// in dir at once, and returns when all have finished.
+func runExamples(t *testing.T, dir string, cmds []string) {
+	bin := binary(t)
+	t.Run("examples", func(t *testing.T) {
+		for _, cmd := range cmds {
+			t.Run("ringreport"+cmd, func(t *testing.T) {
+				t.Parallel()
+				args, redirect, _ := strings.Cut(cmd, ">")
+				var stdout, stderr bytes.Buffer
+				c := exec.Command(bin, strings.Fields(args)...)
+				c.Dir, c.Stdout, c.Stderr = dir, &stdout, &stderr
+				if err := c.Run(); err != nil {
+					t.Errorf("$ ringreport%s: %v\n%s", cmd, err, stderr.String())
+				}
+				if f := strings.TrimSpace(redirect); f != "" && stdout.Len() == 0 {
+					t.Errorf("$ ringreport%s: nothing written to %s", cmd, f)
+				}
+			})
+		}
+	})
 }
 
 func writeFile(t *testing.T, name string, data []byte) {

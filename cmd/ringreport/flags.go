@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/svg"
@@ -18,6 +19,7 @@ type buildFlags struct {
 	jobs      int
 	templates string
 	force     bool
+	quiet     bool
 	theme     svg.Theme
 	limits    scenario.Limits
 }
@@ -27,7 +29,7 @@ func newFlagSet(name, args string, w io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("ringreport "+name, flag.ContinueOnError)
 	fs.SetOutput(w)
 	fs.Usage = func() {
-		fmt.Fprintf(w, "usage: ringreport %s [flags] %s\n\nFlags:\n", name, args)
+		fmt.Fprintf(w, "usage: ringreport %s %s\n\n%s.\n\nFlags:\n", name, strings.TrimSpace("[flags] "+args), summaryOf(name))
 		fs.PrintDefaults()
 	}
 	return fs
@@ -59,6 +61,17 @@ func (b *buildFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// summaryOf is the one-line description of the command name, as the
+// command list shows it, capitalised as a sentence.
+func summaryOf(name string) string {
+	for _, c := range commands() {
+		if c.name == name {
+			return strings.ToUpper(c.summary[:1]) + c.summary[1:]
+		}
+	}
+	return ""
 }
 
 // registerTheme adds -theme, the colours of the SVG files.

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/build"
 	"github.com/ringreport/ringreport/internal/safefs"
 	"github.com/ringreport/ringreport/internal/scenario"
-	"github.com/ringreport/ringreport/internal/site"
 	"github.com/ringreport/ringreport/internal/text"
 )
 
@@ -25,11 +25,11 @@ const defaultScenarios = "scenarios"
 // it, so a symlink there cannot lead out of it. Hidden files (an editor's
 // lock such as .#ring.yaml) and symlinks to nothing in a directory are
 // skipped, with a note on notes.
-func readInputs(paths []string, lim scenario.Limits, notes io.Writer) ([]site.Input, error) {
+func readInputs(paths []string, lim scenario.Limits, notes io.Writer) ([]build.Input, error) {
 	if len(paths) == 0 {
 		paths = []string{defaultScenarios}
 	}
-	var inputs []site.Input
+	var inputs []build.Input
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -67,7 +67,7 @@ func isScenario(name string) bool {
 }
 
 // readDir reads the scenario files of dir, in name order.
-func readDir(dir string, lim scenario.Limits, notes io.Writer) ([]site.Input, error) {
+func readDir(dir string, lim scenario.Limits, notes io.Writer) ([]build.Input, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read scenarios: %w", text.PathError(err))
@@ -97,7 +97,7 @@ func readDir(dir string, lim scenario.Limits, notes io.Writer) ([]site.Input, er
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	var out []site.Input
+	var out []build.Input
 	for _, n := range names {
 		file := filepath.Join(dir, n)
 		src, err := readScenario(root, n, file, lim)
@@ -110,18 +110,18 @@ func readDir(dir string, lim scenario.Limits, notes io.Writer) ([]site.Input, er
 }
 
 // readInput reads one scenario file named on the command line.
-func readInput(file string, lim scenario.Limits) (site.Input, error) {
+func readInput(file string, lim scenario.Limits) (build.Input, error) {
 	src, err := readScenario(nil, file, file, lim)
 	if err != nil {
-		return site.Input{}, err
+		return build.Input{}, err
 	}
 	return input(file, src, lim), nil
 }
 
-// input makes the site.Input of a scenario; its keys files are read
+// input makes the build.Input of a scenario; its keys files are read
 // through an os.Root on the scenario's folder, so they cannot name files
 // outside it, not even through a symlink.
-func input(file string, src []byte, lim scenario.Limits) site.Input {
+func input(file string, src []byte, lim scenario.Limits) build.Input {
 	dir := filepath.Dir(file)
 	readFile := func(rel string) ([]byte, error) {
 		root, err := os.OpenRoot(dir)
@@ -135,7 +135,7 @@ func input(file string, src []byte, lim scenario.Limits) site.Input {
 		}
 		return data, nil
 	}
-	return site.Input{Path: filepath.ToSlash(file), Src: src, ReadFile: readFile, Limits: lim}
+	return build.Input{Path: filepath.ToSlash(file), Src: src, ReadFile: readFile, Limits: lim}
 }
 
 func keysFileBytes(lim scenario.Limits) int64 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"strconv"
 	"testing"
@@ -13,9 +12,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"ringreport": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
-	})
+	// The test binary, copied onto PATH as ringreport, is the command:
+	// the scripts and the tests that run it as a process (binary) start
+	// it, and it runs main.
+	testscript.Main(m, map[string]func(){"ringreport": main})
 }
 
 // TestScripts runs the command-line scripts in testdata/script: one per

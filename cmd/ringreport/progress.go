@@ -15,7 +15,7 @@ var isTerminal = func(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progressFunc returns a site.Options.Progress that redraws one status
+// progressFunc returns a build.Options.Progress that redraws one status
 // line on stderr, or nil when stderr is not a terminal, CI is set or
 // TERM is dumb: logs and pipes stay quiet. NO_COLOR turns colour off.
 // finish clears the line.

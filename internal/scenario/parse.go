@@ -61,8 +61,8 @@ type Options struct {
 }
 
 // Parse decodes and validates one scenario file. name is the path used in
-// error messages (e.g. "scenarios/ring.yaml"); the scenario's Name is its
-// base name without .yaml or .yml. On failure Parse returns a nil
+// error messages (e.g. "scenarios/ring.yaml"); the scenario's Name comes from
+// it (see Name). On failure Parse returns a nil
 // Scenario and an ErrorList holding every problem found, sorted by
 // position. Parse never panics.
 func Parse(name string, src []byte, opts Options) (*sim.Scenario, error) {

@@ -99,8 +99,9 @@ func typoOf(key string) string {
 	return suggest(key, topKeys)
 }
 
-// scenarioName is the file's base name without .yaml or .yml (in any
-// case: .YAML too).
+// scenarioName is the scenario's Name, from its file's name; a file
+// whose base name without .yaml or .yml (in any case: .YAML too) is empty
+// is an error.
 func (p *parser) scenarioName() string {
 	base := p.file[strings.LastIndexAny(p.file, `/\`)+1:]
 	for _, ext := range []string{".yaml", ".yml"} {
@@ -112,7 +113,7 @@ func (p *parser) scenarioName() string {
 	if base == "" {
 		p.errs = append(p.errs, &Error{File: p.file, Msg: "the file name gives an empty scenario name; name the file after the scenario, such as ring.yaml"})
 	}
-	return base
+	return Name(p.file)
 }
 
 // title validates the required one-line title.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/report"
-	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/svg"
 )
 
@@ -81,44 +80,27 @@ type Card struct {
 	ThumbTitle string
 }
 
-// renderPage renders sc's index.html; nav holds its place in the gallery
-// and its neighbours' links.
-func renderPage(t *siteTemplates, sc *Scenario, nav Page) ([]byte, error) {
+// renderPage renders sc's index.html from its report's HTML body and
+// sections; nav holds its place in the gallery and its neighbours' links.
+func renderPage(t *siteTemplates, sc *Scenario, body template.HTML, headings []Heading, nav Page) ([]byte, error) {
 	p := nav
 	p.Name, p.Title = sc.Name, sc.Report.Title
 	p.Finding = report.Finding(sc.Report)
-	p.Body, p.Sections = sc.body, sc.headings
+	p.Body, p.Sections = body, headings
 	p.Files = []Link{{"report.md", "report.md"}, {"data.json", "data.json"}, {"steps.csv", "steps.csv"}}
-	if sc.transfersCSV {
+	if sc.TransfersCSV {
 		p.Files = append(p.Files, Link{TransfersCSV, TransfersCSV})
 		p.TransfersCSV = true
 	}
 	if len(sc.Report.Migrations) > 0 {
 		p.Files = append(p.Files, Link{"migrations.csv", "migrations.csv"})
 	}
-	for _, h := range sc.headings {
+	for _, h := range headings {
 		if h.Step >= 0 {
 			p.Steps = append(p.Steps, h)
 		}
 	}
 	return execute(t.html, PageTemplate, p)
-}
-
-// pageLinks returns scenario i's place in the gallery and links to its
-// neighbours, which parsing alone gives, so that a page can be rendered
-// before the other scenarios are replayed.
-func pageLinks(scens []*sim.Scenario, i int) Page {
-	link := func(s *sim.Scenario) *Link {
-		return &Link{Href: "../" + s.Name + "/index.html", Text: report.Title(s)}
-	}
-	p := Page{Position: i + 1, Total: len(scens)}
-	if i > 0 {
-		p.Prev = link(scens[i-1])
-	}
-	if i+1 < len(scens) {
-		p.Next = link(scens[i+1])
-	}
-	return p
 }
 
 // renderIndex renders the site's index.html and README.md.

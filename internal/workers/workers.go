@@ -1,7 +1,9 @@
 // Package workers bounds, for the whole process, how many goroutines
-// ringreport keeps busy at once: scenarios, the rules of a replay, the
-// parts of a key set, the variants of a sweep and the figures of a step
-// all draw from one pool whose size -j sets.
+// ringreport keeps busy at once: scenarios, the stages of a scenario that
+// run side by side (internal/build), the rules of a replay, the parts of
+// a key set, the variants of a sweep and the figures of a step all draw
+// from one pool whose size -j sets. No other package starts goroutines
+// for work.
 //
 // Work is handed out with Each. Its caller always works too, and helpers
 // start only while the pool has a free token, so Each nests without

@@ -16,8 +16,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/ringreport/ringreport/internal/build"
 	"github.com/ringreport/ringreport/internal/outdir"
-	"github.com/ringreport/ringreport/internal/site"
 )
 
 // pageInfo is what the script in inspect reports about a page.
@@ -130,11 +130,16 @@ func TestSiteInBrowser(t *testing.T) {
 		}
 		t.Skip("no Chromium found; install chromium or set CHROMIUM to run this test")
 	}
-	t.Run("inline", func(t *testing.T) { checkSite(t, bin, siteDir(t)) })
+	if testing.Short() && os.Getenv("RINGREPORT_SITE") == "" {
+		t.Skip("builds the examples twice and loads every page in Chromium; .ci/run runs it in full")
+	}
+	// Each subtest has its own browser and site, so they run side by
+	// side: one mostly waits on Chromium while the other builds.
+	t.Run("inline", func(t *testing.T) { t.Parallel(); checkSite(t, bin, siteDir(t)) })
 	// Every example page is far under the inline budget; a budget of one
 	// byte makes every page link its step figures, so that path is
 	// checked in a browser too.
-	t.Run("linked", func(t *testing.T) { checkSite(t, bin, buildSite(t, 1)) })
+	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, bin, buildSite(t, 1)) })
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
@@ -217,15 +222,15 @@ func siteDir(t *testing.T) string {
 // default) into a temporary directory and returns it.
 func buildSite(t *testing.T, budget int) string {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
-	var ins []site.Input
+	var ins []build.Input
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ins = append(ins, site.Input{Path: f, Src: src})
+		ins = append(ins, build.Input{Path: f, Src: src})
 	}
-	built, err := site.Build(ins, site.Options{InlineBudget: budget})
+	built, err := build.Build(ins, build.Options{InlineBudget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}

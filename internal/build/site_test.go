@@ -1,4 +1,4 @@
-package site
+package build
 
 import (
 	"bytes"
@@ -6,12 +6,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"github.com/ringreport/ringreport/internal/site"
 	"github.com/ringreport/ringreport/internal/svg"
+	"github.com/ringreport/ringreport/internal/workers"
 )
 
 // exampleInputs reads the example scenarios of the repository.
@@ -126,7 +131,7 @@ func TestBuildWritesSite(t *testing.T) {
 // TestCustomTemplates replaces one template and keeps the others.
 func TestCustomTemplates(t *testing.T) {
 	custom := fstest.MapFS{
-		PageTemplate: {Data: []byte(`<!DOCTYPE html><title>{{.Title}}</title><p class="custom">{{.Finding}}</p>{{.Body}}`)},
+		site.PageTemplate: {Data: []byte(`<!DOCTYPE html><title>{{.Title}}</title><p class="custom">{{.Finding}}</p>{{.Body}}`)},
 	}
 	files, err := Build(smallInputs(), Options{Templates: custom})
 	if err != nil {
@@ -145,7 +150,7 @@ func TestCustomTemplates(t *testing.T) {
 }
 
 func TestBadCustomTemplate(t *testing.T) {
-	custom := fstest.MapFS{GalleryTemplate: {Data: []byte(`{{.Nope`)}}
+	custom := fstest.MapFS{site.GalleryTemplate: {Data: []byte(`{{.Nope`)}}
 	_, err := Build(smallInputs(), Options{Templates: custom})
 	if err == nil || !strings.Contains(err.Error(), "index.html.tmpl") {
 		t.Errorf("Build with a broken template: err = %v, want one naming index.html.tmpl", err)
@@ -188,19 +193,33 @@ func TestStream(t *testing.T) {
 	}
 }
 
-// TestGoCatching: a panic on a helper goroutine of a scenario becomes
-// that scenario's error instead of ending the process.
-func TestGoCatching(t *testing.T) {
-	var wg sync.WaitGroup
-	var err, ok error
-	goCatching(&wg, &err, func() error { panic("boom") })
-	goCatching(&wg, &ok, func() error { return nil })
-	wg.Wait()
+// TestBoth: a panic in one of a scenario's side-by-side stages becomes
+// that stage's error instead of ending the process, and with a pool of
+// one (-j 1) the two stages run one after the other on the caller's
+// goroutine.
+func TestBoth(t *testing.T) {
+	err, ok := both(func() error { panic("boom") }, func() error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "internal error (please report it): boom") {
 		t.Errorf("a panic became %v", err)
 	}
 	if ok != nil {
 		t.Errorf("no panic, yet %v", ok)
+	}
+	workers.SetLimit(1)
+	defer workers.SetLimit(runtime.GOMAXPROCS(0))
+	var first atomic.Bool
+	var order []string
+	both(func() error {
+		order = append(order, "a")
+		time.Sleep(10 * time.Millisecond)
+		first.Store(true)
+		return nil
+	}, func() error {
+		order = append(order, fmt.Sprint("b after a: ", first.Load()))
+		return nil
+	})
+	if want := []string{"a", "b after a: true"}; !slices.Equal(order, want) {
+		t.Errorf("with -j 1, both ran %q, want %q", order, want)
 	}
 }
 

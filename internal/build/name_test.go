@@ -1,47 +1,12 @@
-package site
+package build
 
 import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// TestName checks that output folder names from file names stay one
-// plain path element, whatever the file is called.
-func TestName(t *testing.T) {
-	for _, tt := range []struct{ file, want string }{
-		{"scenarios/ring.yaml", "ring"},
-		{"ring.yml", "ring"},
-		{"../x.yaml", "x"},
-		{"../../etc/passwd.yaml", "passwd"},
-		{`..\..\evil.yaml`, "evil"},
-		{"a b.yaml", "a-b"},
-		{".hidden.yaml", "hidden"},
-		{"...yaml", "scenario"},
-		{"..yaml", "scenario"},
-		{".yaml", "scenario"},
-		{"nœud.yaml", "n--ud"},
-		{"日本.yaml", "------"},
-		{"<script>.yaml", "-script-"},
-		{"a/b/c.d.yaml", "c.d"},
-		{"CON.yaml", "CON-"},
-		{"con.yaml", "con-"},
-		{"nul.txt.yaml", "nul.txt-"},
-		{"COM1.yaml", "COM1-"},
-		{"lpt9.yaml", "lpt9-"},
-		{"COM10.yaml", "COM10"},
-		{"console.yaml", "console"},
-		{"x\x00y.yaml", "x-y"},
-	} {
-		got := Name(tt.file)
-		if got != tt.want {
-			t.Errorf("Name(%q) = %q, want %q", tt.file, got, tt.want)
-		}
-		if got == "" || got == "." || got == ".." || strings.ContainsAny(got, `/\`) || strings.HasPrefix(got, ".") {
-			t.Errorf("Name(%q) = %q is not one plain path element", tt.file, got)
-		}
-	}
-}
+	"github.com/ringreport/ringreport/internal/site"
+)
 
 // TestNameCollision checks that two files with the same output name are
 // an error rather than one overwriting the other.
@@ -89,15 +54,15 @@ func TestNameCollisionIgnoringCase(t *testing.T) {
 }
 
 // TestSiteFiles: every file a build writes at the top of the output
-// folder is in SiteFiles, so that Parse keeps scenarios off its name.
+// folder is in site.SiteFiles, so that Parse keeps scenarios off its name.
 func TestSiteFiles(t *testing.T) {
 	files, err := Build([]Input{{Path: "ring.yaml", Src: []byte("title: A\nkeys: 10\nnodes: [a]\n")}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		if !strings.Contains(f.Path, "/") && !slices.Contains(SiteFiles, f.Path) {
-			t.Errorf("the build writes %s at the top, which SiteFiles lacks", f.Path)
+		if !strings.Contains(f.Path, "/") && !slices.Contains(site.SiteFiles, f.Path) {
+			t.Errorf("the build writes %s at the top, which site.SiteFiles lacks", f.Path)
 		}
 	}
 }
