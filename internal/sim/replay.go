@@ -17,6 +17,28 @@ import (
 // does not depend on scheduling.
 func Replay(s *Scenario) (*Result, error) { return replay(s, replayOptions{}) }
 
+// Options tunes ReplayWith. The zero value replays exactly as Replay.
+type Options struct {
+	// Keys, when not nil, is the key set to replay over instead of one
+	// built from s.Keys and s.Seed; it must be keys.NewKeySet(s.Keys,
+	// s.Seed) (it is not checked). Replays that differ only in a rule
+	// parameter or the nodes, such as a sweep's values under one seed,
+	// share one rather than each generating, hashing and sorting its own.
+	// Its readers only read it, so replays may share it concurrently.
+	Keys *keys.KeySet
+}
+
+// ReplayWith is Replay with options: the same result, computed with what
+// the caller shares.
+func ReplayWith(s *Scenario, opts Options) (*Result, error) {
+	return replay(s, replayOptions{keys: opts.Keys})
+}
+
+// LabelRules returns rules with every empty label filled as Replay fills
+// it: the kind alone, or the kind with its position when the kind
+// repeats. Labels already set are kept.
+func LabelRules(rules []placer.RuleSpec) []placer.RuleSpec { return labelRules(rules) }
+
 // replayOptions select how Replay measures; the zero value is the fast
 // path.
 type replayOptions struct {
@@ -27,6 +49,8 @@ type replayOptions struct {
 	// counts keeps every step's exact strip counts beside its shaded
 	// Strip, so that tests can compare them.
 	counts bool
+	// keys is Options.Keys.
+	keys *keys.KeySet
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -34,7 +58,11 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("invalid scenario: %w", errs[0])
 	}
-	res := &Result{Scenario: s, Keys: keys.NewKeySet(s.Keys, s.Seed), Timeline: tl}
+	ks := opts.keys
+	if ks == nil {
+		ks = keys.NewKeySet(s.Keys, s.Seed)
+	}
+	res := &Result{Scenario: s, Keys: ks, Timeline: tl}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))
