@@ -214,6 +214,7 @@ func (x *execution) scenario(jb job) *sim.Scenario {
 	}
 	return s
 }
+
 // live returns the number of live members after each step of a replay.
 func live(r *sim.Result) []int {
 	out := make([]int, len(r.Timeline.States))
