@@ -26,12 +26,17 @@ type Options struct {
 	// share one rather than each generating, hashing and sorting its own.
 	// Its readers only read it, so replays may share it concurrently.
 	Keys *keys.KeySet
+	// MetricsOnly leaves out what only figures draw: every StepResult's
+	// Strip, Arcs and Points stay empty and are not computed. Every count
+	// and metric is exactly Replay's. The result is for reading numbers
+	// (a sweep's), not for rendering.
+	MetricsOnly bool
 }
 
 // ReplayWith is Replay with options: the same result, computed with what
 // the caller shares.
 func ReplayWith(s *Scenario, opts Options) (*Result, error) {
-	return replay(s, replayOptions{keys: opts.Keys})
+	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly})
 }
 
 // LabelRules returns rules with every empty label filled as Replay fills
@@ -49,8 +54,10 @@ type replayOptions struct {
 	// counts keeps every step's exact strip counts beside its shaded
 	// Strip, so that tests can compare them.
 	counts bool
-	// keys is Options.Keys.
-	keys *keys.KeySet
+	// keys and metricsOnly are Options.Keys and Options.MetricsOnly;
+	// the full replay ignores metricsOnly.
+	keys        *keys.KeySet
+	metricsOnly bool
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -118,16 +125,17 @@ func replayRule(res *Result, spec placer.RuleSpec, opts replayOptions) (RuleResu
 	if opts.full {
 		replayFull(res, p, rr.Steps, recompute, opts.counts)
 	} else {
-		replayFast(res, p, rr.Steps, recompute, opts.counts)
+		replayFast(res, p, rr.Steps, recompute, opts)
 	}
 	return rr, nil
 }
 
 // replayFast measures every step through the tracker: deltas where the
 // placer has them, whole assignments diffed otherwise.
-func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
+func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, opts replayOptions) {
 	run := newRuleRun(res, p, recompute)
-	run.t.keepCounts = keepCounts
+	run.t.keepCounts = opts.counts
+	run.t.noStrips, run.noGeometry = opts.metricsOnly, opts.metricsOnly
 	for i := range out {
 		out[i] = run.step(i)
 	}
@@ -141,6 +149,8 @@ type ruleRun struct {
 	t         *tracker
 	d         placer.Delta
 	recompute func(int) [][]timeline.NodeID
+	// noGeometry skips the figures' points and arcs (metricsOnly).
+	noGeometry bool
 }
 
 func newRuleRun(res *Result, p placer.Placer, recompute func(int) [][]timeline.NodeID) *ruleRun {
@@ -168,7 +178,9 @@ func (run *ruleRun) step(i int) StepResult {
 	}
 	sr.Notes = notes
 	health(&sr, p, st, t.cur, run.res.Timeline.Labels)
-	sr.Arcs, sr.Points = p.Geometry()
+	if !run.noGeometry {
+		sr.Arcs, sr.Points = p.Geometry()
+	}
 	sr.Probes = probes(p, run.res.Scenario.Probes, st.Replicas)
 	sr.Recurs = t.recurs(i, sr.Fingerprint, run.recompute)
 	return sr

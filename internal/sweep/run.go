@@ -178,7 +178,7 @@ func (x *execution) run(t int) {
 	sk := &x.keys[jb.seed]
 	s := x.scenario(jb)
 	sk.once.Do(func() { sk.ks = keys.NewKeySet(s.Keys, s.Seed) })
-	r, err := sim.ReplayWith(s, sim.Options{Keys: sk.ks})
+	r, err := sim.ReplayWith(s, sim.Options{Keys: sk.ks, MetricsOnly: true})
 	if sk.left.Add(-1) == 0 {
 		sk.ks = nil
 	}
