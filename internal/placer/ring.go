@@ -153,7 +153,11 @@ func (r *Ring) place(want []placed) []string {
 
 // entries lists every wanted point, unsorted.
 func (r *Ring) entries(want []placed) []RingEntry {
-	var all []RingEntry
+	n := 0
+	for _, w := range want {
+		n += len(w.pts)
+	}
+	all := make([]RingEntry, 0, n)
 	for _, w := range want {
 		for i, p := range w.pts {
 			all = append(all, RingEntry{p, w.id, uint32(i)})
