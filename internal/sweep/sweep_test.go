@@ -141,7 +141,7 @@ func TestAddCurves(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := st.Curves("moved_fraction")
-	if len(cs) != 2 || cs[0].Name != "ideal" || cs[0].Y[0] != 0.2 || cs[1].Name != "modulo theory" || cs[1].Y[1] != 0.9 {
+	if len(cs) != 2 || cs[0].Name != OptimumCurve || cs[0].Y[0] != 0.2 || cs[1].Name != ModuloCurve || cs[1].Y[1] != 0.9 {
 		t.Errorf("curves %+v", cs)
 	}
 }
