@@ -104,8 +104,9 @@ type job struct {
 	ruleIdx     []int
 }
 
-// execution is an Execute in progress. Jobs write only their own rules'
-// figures, of their own runs, so they need no lock but for Starts.
+// execution is an Execute in progress. Each job writes only its own
+// rules' figures of its own runs, its own Starts entry and its own error
+// slot, so jobs need no lock.
 type execution struct {
 	p     Plan
 	base  *sim.Scenario
@@ -114,7 +115,6 @@ type execution struct {
 	keys  []seedKeys        // by seed
 	res   *Result
 	errs  []error // by variant, i·SeedCount + j
-	mu    sync.Mutex
 }
 
 // seedKeys is the key set of one seed, built by its first job and
@@ -196,9 +196,7 @@ func (x *execution) run(t int) {
 	run.Seed, run.Keys, run.Live = r.Scenario.Seed, r.Keys.Len(), live(r)
 	fill(run, r, jb.ruleIdx)
 	if jb.seed == 0 {
-		x.mu.Lock()
 		x.res.Starts[jb.value] = starts(r)
-		x.mu.Unlock()
 	}
 }
 
