@@ -82,7 +82,9 @@ func fullReplay(t *testing.T, base *sim.Scenario, p sweep.Plan) (runs [][]sweep.
 // example sweeps run as written (every value, rule and step) on 10⁴ keys
 // and 4 seeds rather than 10⁵ and 20, to keep the reference quick; the
 // plans after them cover every parameter, with rules it changes and
-// rules it does not.
+// rules it does not, and rules that hash the keys under hashes other
+// than the canonical one, whose hashes and orders the replays of a seed
+// share.
 func TestExecuteIsFullReplay(t *testing.T) {
 	type tc struct {
 		name string
@@ -103,8 +105,17 @@ func TestExecuteIsFullReplay(t *testing.T) {
 		}
 		return s
 	}
+	hashed := func(s *sim.Scenario, hs ...string) *sim.Scenario {
+		for i, h := range hs {
+			s.Rules[i].Hash = h
+		}
+		return s
+	}
 	cases = append(cases,
 		tc{"vnodes", mixed("ring", "ketama", "ring", "modulo"), sweep.Plan{Param: sweep.VNodes, Values: []float64{1, 8, 40}, Seeds: 3}},
+		tc{"vnodes, hashes", hashed(mixed("ring", "ring", "bounded", "jump"), "xxhash64", "crc32", "md5", "xxhash64"), sweep.Plan{Param: sweep.VNodes, Values: []float64{2, 30}, Seeds: 2}},
+		tc{"m, hashes", hashed(mixed("maglev", "maglev", "rendezvous"), "md5", "xxhash64", "xxhash64"), sweep.Plan{Param: sweep.M, Values: []float64{13, 307}, Seeds: 2}},
+		tc{"nodes, hashes", hashed(mixed("ketama", "rendezvous", "jump", "multiprobe"), "", "xxhash64", "crc32", "md5"), sweep.Plan{Param: sweep.Nodes, Values: []float64{3, 7}, Seeds: 2}},
 		tc{"m", mixed("maglev", "jump", "rendezvous"), sweep.Plan{Param: sweep.M, Values: []float64{7, 31, 101}, Seeds: 2}},
 		tc{"epsilon", mixed("bounded", "ring"), sweep.Plan{Param: sweep.Epsilon, Values: []float64{0.1, 0.5}, Seeds: 3}},
 		tc{"nodes", mixed("ring", "ketama"), sweep.Plan{Param: sweep.Nodes, Values: []float64{3, 6}, Seeds: 2}},

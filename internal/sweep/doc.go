@@ -10,7 +10,8 @@
 //	                                and Theory
 //
 // The replays share what they can: one key set per seed for every value
-// (no parameter changes the keys), and one replay per seed of each rule
+// (no parameter changes the keys), hashed and sorted once under each
+// hash the rules use, and one replay per seed of each rule
 // the parameter does not change (ketama under a vnodes sweep); they skip
 // the figures' data. Execute's result is exactly that of replaying every
 // variant in full on its own.

@@ -77,7 +77,8 @@ type Options struct{}
 //
 // The replays share what does not change between them. No parameter
 // changes the keys, so the variants of one seed replay over one key set
-// (built once, dropped when the seed's last replay is done). A rule the
+// (built once, dropped when the seed's last replay is done), and hash and
+// sort it under each rule's hash once (keys.KeySet.ShareCaches). A rule the
 // parameter does not change (ketama under a vnodes sweep) gives the
 // same figures at every value, so it is replayed once per seed and its
 // figures copied to every value. The result is exactly that of
@@ -177,7 +178,10 @@ func (x *execution) run(t int) {
 	jb := x.jobs[t]
 	sk := &x.keys[jb.seed]
 	s := x.scenario(jb)
-	sk.once.Do(func() { sk.ks = keys.NewKeySet(s.Keys, s.Seed) })
+	sk.once.Do(func() {
+		sk.ks = keys.NewKeySet(s.Keys, s.Seed)
+		sk.ks.ShareCaches()
+	})
 	r, err := sim.ReplayWith(s, sim.Options{Keys: sk.ks, MetricsOnly: true})
 	if sk.left.Add(-1) == 0 {
 		sk.ks = nil
