@@ -89,12 +89,25 @@ func Execute(base *sim.Scenario, p Plan, opts Options) (*Result, error) {
 	}
 	x := newExecution(base, p)
 	workers.Each(len(x.jobs), x.run)
-	for _, err := range x.errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := x.firstError(); err != nil {
+		return nil, err
 	}
 	return x.res, nil
+}
+
+// firstError returns the error of the earliest failed variant (value,
+// then seed), or nil; of two failed jobs of one variant, the one that
+// comes first in x.jobs.
+func (x *execution) firstError() error {
+	var first error
+	at := -1
+	for t, err := range x.errs {
+		jb := x.jobs[t]
+		if v := jb.value*x.p.SeedCount() + jb.seed; err != nil && (at < 0 || v < at) {
+			first, at = err, v
+		}
+	}
+	return first
 }
 
 // job is one replay of an execution: the rules ruleIdx of sweep value
@@ -115,7 +128,7 @@ type execution struct {
 	jobs  []job             // seed-major, so that few key sets live at once
 	keys  []seedKeys        // by seed
 	res   *Result
-	errs  []error // by variant, i·SeedCount + j
+	errs  []error // by job
 }
 
 // seedKeys is the key set of one seed, built by its first job and
@@ -128,7 +141,7 @@ type seedKeys struct {
 
 func newExecution(base *sim.Scenario, p Plan) *execution {
 	nv, ns := p.Points(), p.SeedCount()
-	x := &execution{p: p, base: base, rules: sim.LabelRules(base.Rules), keys: make([]seedKeys, ns), errs: make([]error, nv*ns)}
+	x := &execution{p: p, base: base, rules: sim.LabelRules(base.Rules), keys: make([]seedKeys, ns)}
 	x.res = &Result{Plan: p, Base: base, Rules: x.rules, Runs: make([][]Run, nv), Starts: make([][]timeline.State, nv)}
 	for i := range x.res.Runs {
 		x.res.Runs[i] = make([]Run, ns)
@@ -147,6 +160,7 @@ func newExecution(base *sim.Scenario, p Plan) *execution {
 		}
 		x.keys[j].left.Store(int32(len(x.jobs) - first))
 	}
+	x.errs = make([]error, len(x.jobs))
 	return x
 }
 
@@ -187,7 +201,7 @@ func (x *execution) run(t int) {
 		sk.ks = nil
 	}
 	if err != nil {
-		x.errs[jb.value*x.p.SeedCount()+jb.seed] = fmt.Errorf("sweep value %d, seed %d: %w", jb.value+1, Seed(x.base.Seed, jb.seed), err)
+		x.errs[t] = fmt.Errorf("sweep value %d, seed %d: %w", jb.value+1, Seed(x.base.Seed, jb.seed), err)
 		return
 	}
 	if jb.all {

@@ -145,3 +145,18 @@ func TestAddCurves(t *testing.T) {
 		t.Errorf("curves %+v", cs)
 	}
 }
+
+// TestExecuteFirstError: when variants cannot be replayed, Execute
+// reports the first in variant order (value, then seed), whatever ran
+// first.
+func TestExecuteFirstError(t *testing.T) {
+	base := twelve(500)
+	base.Rules = append(base.Rules, placer.RuleSpec{Kind: "ketama", Label: "ketama"})
+	base.Steps = []timeline.Step{{Op: timeline.OpRemove, Nodes: []timeline.NodeSpec{{Name: "node-4"}}}}
+	for range 3 {
+		_, err := Execute(base, Plan{Param: Nodes, Values: []float64{8, 3, 2}, Seeds: 3}, Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "sweep value 2, seed 1: ") {
+			t.Fatalf("err = %v, want the error of sweep value 2, seed 1", err)
+		}
+	}
+}
