@@ -32,8 +32,9 @@ type KeySet struct {
 	Hot []int
 
 	prefix  string
-	feistel [4]uint32 // round keys of the seeded numbering
-	list    []string  // explicit keys in file order, or nil
+	feistel [4]uint32     // round keys of the seeded numbering
+	list    []string      // explicit keys in file order, or nil
+	shared  *sharedCaches // one KeyCache per hash, or nil (ShareCaches)
 }
 
 // NewKeySet builds the key set a spec describes, with generated numbers

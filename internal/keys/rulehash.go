@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"sync"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -68,8 +69,11 @@ func (h hashKind) Sum64(b []byte) uint64 {
 }
 
 // KeyCache holds one rule's per-key hashes, computed once on first use
-// from KeySet.AppendName, and the rule's position order of the keys.
+// from KeySet.AppendName, and the rule's position order of the keys. The
+// slices it returns are read-only. Its methods are safe for concurrent
+// use, as a shared cache (KeySet.ShareCaches) needs.
 type KeyCache struct {
+	mu     sync.Mutex // guards the fields computed on first use
 	keys   *KeySet
 	Hash   hashKind
 	h32    []uint32
@@ -80,10 +84,46 @@ type KeyCache struct {
 	done   bool     // perm, rank and sorted are set
 }
 
-func NewKeyCache(keys *KeySet, h hashKind) *KeyCache { return &KeyCache{keys: keys, Hash: h} }
+// NewKeyCache returns a cache of keys under hash h: a new one, or the
+// one every cache of h shares when keys shares its caches.
+func NewKeyCache(keys *KeySet, h hashKind) *KeyCache {
+	if keys.shared != nil {
+		return keys.shared.of(keys, h)
+	}
+	return &KeyCache{keys: keys, Hash: h}
+}
+
+// sharedCaches holds one KeyCache per hash for a key set whose caches are
+// shared.
+type sharedCaches struct {
+	mu sync.Mutex
+	by map[hashKind]*KeyCache
+}
+
+func (s *sharedCaches) of(keys *KeySet, h hashKind) *KeyCache {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.by[h] == nil {
+		s.by[h] = &KeyCache{keys: keys, Hash: h}
+	}
+	return s.by[h]
+}
+
+// ShareCaches makes every KeyCache of k, from now on, one per hash:
+// the keys are hashed and sorted under a hash once, however many rules
+// and replays use them (a sweep's values under one seed), at the price
+// of keeping those arrays as long as k lives. Call it before any cache
+// is made.
+func (k *KeySet) ShareCaches() { k.shared = &sharedCaches{by: map[hashKind]*KeyCache{}} }
 
 // Pos32 returns every key's 32-bit hash by canonical index.
 func (c *KeyCache) Pos32() []uint32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pos32()
+}
+
+func (c *KeyCache) pos32() []uint32 {
 	if c.Hash == HashFNV {
 		return c.keys.Pos
 	}
@@ -126,10 +166,12 @@ type Keys64 struct {
 }
 
 func (c *KeyCache) Keys64() Keys64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if h := c.pos64(); h != nil {
 		return Keys64{h64: h}
 	}
-	return Keys64{h32: c.Pos32()}
+	return Keys64{h32: c.pos32()}
 }
 
 // At returns key i's 64-bit hash.
@@ -155,20 +197,28 @@ func (c *KeyCache) Each32(f func([]byte) uint32) []uint32 {
 // position under the rule's hash (ties by canonical index) and its
 // inverse; both are nil when that is the canonical order.
 func (c *KeyCache) Order() (perm, rank []uint32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.order()
+	return c.perm, c.rank
+}
+
+func (c *KeyCache) order() {
 	if !c.done {
 		c.sorted = c.keys.Pos
 		if c.Hash != HashFNV {
-			c.sorted, c.perm, c.rank = RankBy(c.Pos32())
+			c.sorted, c.perm, c.rank = RankBy(c.pos32())
 		}
 		c.done = true
 	}
-	return c.perm, c.rank
 }
 
 // SortedPos returns the key positions in ascending order: the t-th is the
 // position of canonical key canonicalAt(perm, t).
 func (c *KeyCache) SortedPos() []uint32 {
-	c.Order()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.order()
 	return c.sorted
 }
 

@@ -169,10 +169,8 @@ func curveColumn(c sweep.Curve) string {
 	switch {
 	case c.Noise:
 		return "noise floor " + c.Formula
-	case c.Name == "ideal":
-		return "ideal " + c.Formula
-	case c.Name == "modulo theory":
-		return "modulo theory " + c.Formula
+	case c.Name == sweep.OptimumCurve || c.Name == sweep.ModuloCurve:
+		return c.Name + " " + c.Formula
 	}
 	return strings.Join(c.Rules, ", ") + " theory " + c.Formula
 }

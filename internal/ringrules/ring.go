@@ -175,7 +175,11 @@ func (r *Ring) place(want []placed) []string {
 
 // entries lists every wanted point, unsorted.
 func (r *Ring) entries(want []placed) []RingEntry {
-	var all []RingEntry
+	n := 0
+	for _, w := range want {
+		n += len(w.pts)
+	}
+	all := make([]RingEntry, 0, n)
 	for _, w := range want {
 		for i, p := range w.pts {
 			all = append(all, RingEntry{p, w.id, uint32(i)})
@@ -223,7 +227,7 @@ func (r *Ring) sortedOf(w placed) []RingEntry {
 		for i, p := range w.pts {
 			c.sorted = append(c.sorted, RingEntry{p, w.id, uint32(i)})
 		}
-		slices.SortFunc(c.sorted, r.cmpEntry)
+		r.sortEntries(c.sorted)
 		r.cached[w.id] = c
 	}
 	return c.sorted
@@ -242,11 +246,39 @@ func (r *Ring) cmpEntry(a, b RingEntry) int {
 	return cmpU32(a.Index, b.Index)
 }
 
+// sortEntries sorts points in cmpEntry's order, the same as
+// slices.SortFunc(all, r.cmpEntry) but by a radix sort of the positions
+// (keys.RankBy, stable), after which only runs of equal positions, which
+// are rare, are compared by node name and index: a comparison sort of
+// a ring's 10⁴–10⁵ points was most of a sweep's replay.
+func (r *Ring) sortEntries(all []RingEntry) {
+	pos := make([]uint32, len(all))
+	for i, e := range all {
+		pos[i] = e.Pos
+	}
+	_, perm, _ := keys.RankBy(pos)
+	sorted := make([]RingEntry, len(all))
+	for t, i := range perm {
+		sorted[t] = all[i]
+	}
+	for lo := 0; lo < len(sorted); {
+		hi := lo + 1
+		for hi < len(sorted) && sorted[hi].Pos == sorted[lo].Pos {
+			hi++
+		}
+		if hi-lo > 1 {
+			slices.SortFunc(sorted[lo:hi], r.cmpEntry)
+		}
+		lo = hi
+	}
+	copy(all, sorted)
+}
+
 // SetPoints sorts the points (ties by node name, then point index) and
 // reports collisions. r.live must be set.
 func (r *Ring) SetPoints(all []RingEntry) []string {
 	r.pref = nil
-	slices.SortFunc(all, r.cmpEntry)
+	r.sortEntries(all)
 	r.Pts, r.Idx = make([]placer.Point, len(all)), make([]uint32, len(all))
 	for j, e := range all {
 		r.Pts[j], r.Idx[j] = placer.Point{Pos: e.Pos, Node: e.Node}, e.Index

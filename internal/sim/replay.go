@@ -18,6 +18,33 @@ import (
 // does not depend on scheduling.
 func Replay(s *Scenario) (*Result, error) { return replay(s, replayOptions{}) }
 
+// Options tunes ReplayWith. The zero value replays exactly as Replay.
+type Options struct {
+	// Keys, when not nil, is the key set to replay over instead of one
+	// built from s.Keys and s.Seed; it must be keys.NewKeySet(s.Keys,
+	// s.Seed) (it is not checked). Replays that differ only in a rule
+	// parameter or the nodes, such as a sweep's values under one seed,
+	// share one rather than each generating, hashing and sorting its own.
+	// Its readers only read it, so replays may share it concurrently.
+	Keys *keys.KeySet
+	// MetricsOnly leaves out what only figures draw: every StepResult's
+	// Strip, Arcs and Points stay empty and are not computed. Every count
+	// and metric is exactly Replay's. The result is for reading numbers
+	// (a sweep's), not for rendering.
+	MetricsOnly bool
+}
+
+// ReplayWith is Replay with options: the same result, computed with what
+// the caller shares.
+func ReplayWith(s *Scenario, opts Options) (*Result, error) {
+	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly})
+}
+
+// LabelRules returns rules with every empty label filled as Replay fills
+// it: the kind alone, or the kind with its position when the kind
+// repeats. Labels already set are kept.
+func LabelRules(rules []placer.RuleSpec) []placer.RuleSpec { return labelRules(rules) }
+
 // replayOptions select how Replay measures; the zero value is the fast
 // path.
 type replayOptions struct {
@@ -28,6 +55,10 @@ type replayOptions struct {
 	// counts keeps every step's exact strip counts beside its shaded
 	// Strip, so that tests can compare them.
 	counts bool
+	// keys and metricsOnly are Options.Keys and Options.MetricsOnly;
+	// the full replay ignores metricsOnly.
+	keys        *keys.KeySet
+	metricsOnly bool
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -35,7 +66,11 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("invalid scenario: %w", errs[0])
 	}
-	res := &Result{Scenario: s, Keys: keys.NewKeySet(s.Keys, s.Seed), Timeline: tl}
+	ks := opts.keys
+	if ks == nil {
+		ks = keys.NewKeySet(s.Keys, s.Seed)
+	}
+	res := &Result{Scenario: s, Keys: ks, Timeline: tl}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))
@@ -91,16 +126,17 @@ func replayRule(res *Result, spec placer.RuleSpec, opts replayOptions) (RuleResu
 	if opts.full {
 		replayFull(res, p, rr.Steps, recompute, opts.counts)
 	} else {
-		replayFast(res, p, rr.Steps, recompute, opts.counts)
+		replayFast(res, p, rr.Steps, recompute, opts)
 	}
 	return rr, nil
 }
 
 // replayFast measures every step through the tracker: deltas where the
 // placer has them, whole assignments diffed otherwise.
-func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
+func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, opts replayOptions) {
 	run := newRuleRun(res, p, recompute)
-	run.t.keepCounts = keepCounts
+	run.t.keepCounts = opts.counts
+	run.t.noStrips, run.noGeometry = opts.metricsOnly, opts.metricsOnly
 	for i := range out {
 		out[i] = run.step(i)
 	}
@@ -114,6 +150,8 @@ type ruleRun struct {
 	t         *tracker
 	d         placer.Delta
 	recompute func(int) [][]timeline.NodeID
+	// noGeometry skips the figures' points and arcs (metricsOnly).
+	noGeometry bool
 }
 
 func newRuleRun(res *Result, p placer.Placer, recompute func(int) [][]timeline.NodeID) *ruleRun {
@@ -141,7 +179,9 @@ func (run *ruleRun) step(i int) StepResult {
 	}
 	sr.Notes = notes
 	health(&sr, p, st, t.cur, run.res.Timeline.Labels)
-	sr.Arcs, sr.Points = p.Geometry()
+	if !run.noGeometry {
+		sr.Arcs, sr.Points = p.Geometry()
+	}
 	sr.Probes = probes(p, run.res.Scenario.Probes, st.Replicas)
 	sr.Recurs = t.recurs(i, sr.Fingerprint, run.recompute)
 	return sr

@@ -41,6 +41,9 @@ type tracker struct {
 	// keepCounts, each StepResult keeps a copy (replayOptions.counts).
 	strip      *stripCounts
 	keepCounts bool
+	// noStrips leaves every StepResult's Strip empty (metricsOnly): the
+	// counts are still taken, by the same loops, and cleared unshaded.
+	noStrips bool
 	// movesDense's scratch: the pair table and the flat strip.
 	pairScratch  *[1 << (2 * pairShift)]uint32
 	stripScratch *flatStrip
@@ -102,6 +105,10 @@ func (t *tracker) term(k int, o timeline.NodeID) uint64 {
 // shadeStrip gives sr the Strip of the step's counts, and a copy of the
 // counts when the tracker keeps them, and zeroes them for the next step.
 func (t *tracker) shadeStrip(sr *StepResult) {
+	if t.noStrips {
+		t.strip.clear()
+		return
+	}
 	sr.Strip = t.strip.shade(t.k)
 	if t.keepCounts {
 		sr.counts = &stripCounts{KeyOrder: slices.Clone(t.strip.KeyOrder), HashOrder: slices.Clone(t.strip.HashOrder)}

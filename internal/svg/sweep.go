@@ -357,9 +357,9 @@ func curveLabel(cv sweep.Curve, last float64, percent bool) (name, value string)
 // theoryShort names a theory curve in an end label.
 func theoryShort(cv sweep.Curve) string {
 	switch cv.Name {
-	case "ideal":
-		return "ideal"
-	case "modulo theory":
+	case sweep.OptimumCurve:
+		return "optimum"
+	case sweep.ModuloCurve:
 		return "n/(n+1)"
 	}
 	return strings.Join(cv.Rules, ", ") + " theory"
@@ -385,7 +385,10 @@ func sweepLegend(st *sweep.Result, sts []ruleStyle, curves []sweep.Curve) []lege
 	}
 	for _, cv := range curves {
 		text := "theory: " + cv.Name + " " + cv.Formula
-		if cv.Name == "modulo theory" {
+		switch cv.Name {
+		case sweep.OptimumCurve:
+			text = cv.Name + " " + cv.Formula
+		case sweep.ModuloCurve:
 			text = "theory for modulo: n/(n+1)"
 		}
 		style := theoryStyle
@@ -429,9 +432,9 @@ func sweepCaption(st *sweep.Result, m sweepMetric, curves []sweep.Curve) string 
 		switch {
 		case cv.Noise:
 			b.WriteString("The dotted grey line is the noise floor √((n−1)/K): the cv that even a perfectly random, even placement shows with K keys, the lowest a rule can measure. ")
-		case cv.Name == "ideal":
-			b.WriteString("The dashed line marked ideal is 1/(n+1), the fewest keys any rule must move when an (n+1)-th node joins n equal nodes. ")
-		case cv.Name == "modulo theory":
+		case cv.Name == sweep.OptimumCurve:
+			b.WriteString("The dashed line marked optimum is 1/(n+1), the classic optimum of adding a node: the new node's fair share when it joins n equal nodes, what a rule that stays perfectly even and moves no key it need not would move. It is not a floor: a rule that gives the new node less than its share moves less. ")
+		case cv.Name == sweep.ModuloCurve:
 			b.WriteString("The dashed line marked modulo theory is n/(n+1), what hash mod n moves when n grows by one. ")
 		}
 	}

@@ -3,6 +3,7 @@ package svg
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/keys"
@@ -50,5 +51,28 @@ func TestSweepGolden(t *testing.T) {
 func TestSweepFiguresNone(t *testing.T) {
 	if figs := SweepFigures(nil); figs != nil {
 		t.Errorf("SweepFigures(nil) = %d figures", len(figs))
+	}
+}
+
+// TestSweepMovedNamesTheOptimum: the 1/(n+1) curve of the moved chart is
+// the classic optimum of adding a node, and says so in its legend, its
+// end label and the caption; nothing calls it ideal (the `ideal` metric
+// is another quantity) or the fewest moves any rule must make.
+func TestSweepMovedNamesTheOptimum(t *testing.T) {
+	var moved string
+	for _, f := range SweepFigures(sweepStudy(t, 2)) {
+		if f.Name == "sweep-moved.svg" {
+			moved = string(f.File(Light))
+		}
+	}
+	for _, want := range []string{">optimum 1/(n+1)</text>", ">optimum</text>", "marked optimum is 1/(n+1), the classic optimum of adding a node", "It is not a floor"} {
+		if !strings.Contains(moved, want) {
+			t.Errorf("the moved chart lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"ideal", "fewest keys any rule"} {
+		if strings.Contains(moved, bad) {
+			t.Errorf("the moved chart still says %q", bad)
+		}
 	}
 }

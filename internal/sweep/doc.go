@@ -5,8 +5,16 @@
 // internal/sim, which replays one scenario, and above it:
 //
 //	sim.Scenario + Plan ──► Plan.Scenario (one variant per value and seed)
-//	                    ──► sim.Replay (in parallel) ──► Run (metrics only)
-//	                    ──► Result.Band (mean, min–max, 10–90 %) and Theory
+//	                    ──► sim.ReplayWith (in parallel, metrics only)
+//	                    ──► Run ──► Result.Band (mean, min–max, 10–90 %)
+//	                                and Theory
+//
+// The replays share what they can: one key set per seed for every value
+// (no parameter changes the keys), hashed and sorted once under each
+// hash the rules use, and one replay per seed of each rule
+// the parameter does not change (ketama under a vnodes sweep); they skip
+// the figures' data. Execute's result is exactly that of replaying every
+// variant in full on its own.
 //
 // A variant differs from the scenario as written in the swept parameter's
 // value and in its seed. Seed j (0-based) of a plan is the scenario's

@@ -66,12 +66,15 @@ func Applies(param string, r placer.RuleSpec) bool {
 
 // Scenario returns the variant of base for sweep value i and seed j: a
 // copy with the parameter set, the seed moved on (Seed) and, for j ≥ 1,
-// every node renamed (Rename), without probes and expectations (only
-// the scenario as written is checked). base is not changed.
+// every node renamed (Rename), without probes, expectations and
+// migrations (only the scenario as written is checked and compared, and
+// a sweep reads none of them). The keys are base's: no parameter
+// changes them, so the variants of one seed share one key set (Execute).
+// base is not changed.
 func (p Plan) Scenario(base *sim.Scenario, i, j int) *sim.Scenario {
 	s := *base
 	s.Seed = Seed(base.Seed, j)
-	s.Probes, s.Expect = nil, nil
+	s.Probes, s.Expect, s.Migrations = nil, nil, nil
 	s.Rules = slices.Clone(base.Rules)
 	if p.Param != "" && i < len(p.Values) {
 		p.set(&s, p.Values[i])

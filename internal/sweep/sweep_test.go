@@ -1,15 +1,18 @@
 package sweep
 
 import (
+	"runtime"
+	"strings"
+
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
-	"runtime"
 
-	"github.com/ringreport/ringreport/internal/workers"
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/ringreport/ringreport/internal/workers"
 
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -133,7 +136,22 @@ func TestAddCurves(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := st.Curves("moved_fraction")
-	if len(cs) != 2 || cs[0].Name != "ideal" || cs[0].Y[0] != 0.2 || cs[1].Name != "modulo theory" || cs[1].Y[1] != 0.9 {
+	if len(cs) != 2 || cs[0].Name != OptimumCurve || cs[0].Y[0] != 0.2 || cs[1].Name != ModuloCurve || cs[1].Y[1] != 0.9 {
 		t.Errorf("curves %+v", cs)
+	}
+}
+
+// TestExecuteFirstError: when variants cannot be replayed, Execute
+// reports the first in variant order (value, then seed), whatever ran
+// first.
+func TestExecuteFirstError(t *testing.T) {
+	base := twelve(500)
+	base.Rules = append(base.Rules, placer.RuleSpec{Kind: "ketama", Label: "ketama"})
+	base.Steps = []timeline.Step{{Op: timeline.OpRemove, Nodes: []timeline.NodeSpec{{Name: "node-4"}}}}
+	for range 3 {
+		_, err := Execute(base, Plan{Param: Nodes, Values: []float64{8, 3, 2}, Seeds: 3}, Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "sweep value 2, seed 1: ") {
+			t.Fatalf("err = %v, want the error of sweep value 2, seed 1", err)
+		}
 	}
 }

@@ -27,6 +27,19 @@ func NoiseCV(n, k int) float64 { return math.Sqrt(float64(n-1) / float64(k)) }
 // WithNoise(RingCV(n, v), NoiseCV(n, K)).
 func WithNoise(a, noise float64) float64 { return math.Hypot(a, noise) }
 
+// The names of the moved-fraction curves of adding one node (addCurve),
+// which figures and tables label by name.
+const (
+	// OptimumCurve is 1/(n+1), the classic optimum of adding an
+	// (n+1)-th node to n equal ones: the new node's fair share, which
+	// a rule that stays even and moves nothing it need not would move
+	// (sim's optimum metric over K). It is not a floor: a rule that gives
+	// the new node less than its share moves less.
+	OptimumCurve = "optimum"
+	// ModuloCurve is n/(n+1), what modulo moves then.
+	ModuloCurve = "modulo theory"
+)
+
 // Curve is a theoretical value of one metric at every sweep value.
 type Curve struct {
 	// Name says what the curve is, e.g. "ring theory with key noise".
@@ -47,8 +60,9 @@ type Curve struct {
 // (step 0 for balance metrics, step 1 for moved_fraction): for cv, the
 // ring's √((n−1)/(n·v+1)) combined with key noise per ring-like rule
 // (ring, ketama) and the noise floor √((n−1)/K); for moved_fraction
-// when step 1 adds one node to n equal live nodes, the ideal 1/(n+1)
-// and modulo's n/(n+1). Curves with the same values are merged.
+// when step 1 adds one node to n equal live nodes, the optimum 1/(n+1)
+// (OptimumCurve) and modulo's n/(n+1). Curves with the same values are
+// merged.
 func (res *Result) Curves(metric string) []Curve {
 	var out []Curve
 	switch metric {
@@ -120,12 +134,12 @@ func (res *Result) noiseCurve() Curve {
 }
 
 // addCurve is the moved fraction of step 1 when it adds one node to an
-// even cluster of n: the ideal 1/(n+1), or n/(n+1) for modulo.
+// even cluster of n: the optimum 1/(n+1), or n/(n+1) for modulo.
 func (res *Result) addCurve(r int, spec placer.RuleSpec) (Curve, bool) {
 	modulo := registry.KindOf(spec.Kind).Theory == placer.ModuloTheory
-	c := Curve{Name: "ideal", Formula: "1/(n+1)", Rules: []string{spec.Label}}
+	c := Curve{Name: OptimumCurve, Formula: "1/(n+1)", Rules: []string{spec.Label}}
 	if modulo {
-		c = Curve{Name: "modulo theory", Formula: "n/(n+1)", Rules: []string{spec.Label}}
+		c = Curve{Name: ModuloCurve, Formula: "n/(n+1)", Rules: []string{spec.Label}}
 	}
 	ok := false
 	for i := range res.Runs {
