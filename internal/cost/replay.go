@@ -7,6 +7,7 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -159,7 +160,7 @@ func perKeyBytes(spec placer.RuleSpec, r int64, uniform bool) int64 {
 // and the arcs and points of point-based rules (8 bytes a point, where
 // 4.2 were measured over five states of a ring of 10⁷ points).
 func perStepBytes(spec placer.RuleSpec, points, k int64) int64 {
-	n := 2 * int64(sim.StripCells(int(min(k, 1<<40))))
+	n := 2 * int64(strips.Cells(int(min(k, 1<<40))))
 	if kind := registry.KindOf(spec.Kind); kind != nil && kind.Footprint.StepPoints {
 		return addSat(n, mulSat(8, points))
 	}
