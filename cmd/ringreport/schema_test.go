@@ -13,8 +13,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ringreport/ringreport/internal/nodesfrom"
-	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -137,7 +137,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 	d := s.Definitions
 	var names []string
 	for _, k := range registry.Kinds {
-		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
+		if !slices.ContainsFunc(k.Params, func(p rulekind.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)
 		}

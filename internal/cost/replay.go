@@ -6,6 +6,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -79,10 +80,10 @@ func replayWork(s *sim.Scenario, sh shape) int64 {
 
 // ruleCost is a rule's registry cost over the shape, and the entries of
 // its table at the largest state.
-func ruleCost(r placer.RuleSpec, sh shape) (placer.RuleCost, int64) {
+func ruleCost(r placer.RuleSpec, sh shape) (rulekind.RuleCost, int64) {
 	k := registry.KindOf(r.Kind)
 	if k == nil {
-		return placer.RuleCost{PerKey: 1}, 0
+		return rulekind.RuleCost{PerKey: 1}, 0
 	}
 	rc := k.Cost(r, sh.weight, sh.vnodeSteps)
 	return rc, rc.Table

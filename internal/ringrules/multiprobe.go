@@ -9,19 +9,20 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // MultiprobeKind is the multi-probe rule's registry entry.
-var MultiprobeKind = placer.Kind{Name: "multiprobe", Doc: "Multi-probe consistent hashing (Appleton and O'Reilly 2015): one point per node, probes lookups per key.",
-	Params: []placer.Param{paramProbes, placer.HashParam}, Fixed: []placer.Param{paramVNodes.WithDefault("1")}, Mosaic: true,
-	Footprint: placer.Footprint{PerKey: func(s placer.RuleSpec) int64 { return max(1, int64(cmp.Or(s.Probes, DefaultProbes))/4) },
+var MultiprobeKind = rulekind.Kind{Name: "multiprobe", Doc: "Multi-probe consistent hashing (Appleton and O'Reilly 2015): one point per node, probes lookups per key.",
+	Params: []rulekind.Param{paramProbes, rulekind.HashParam}, Fixed: []rulekind.Param{paramVNodes.WithDefault("1")}, Mosaic: true,
+	Footprint: rulekind.Footprint{PerKey: func(s placer.RuleSpec) int64 { return max(1, int64(cmp.Or(s.Probes, DefaultProbes))/4) },
 		StepPoints: true},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
 		return placer.Checked(NewMultiprobe(s, e))
 	}}
 
-var paramProbes = placer.IntField(placer.Param{Name: "probes", Type: placer.ParamInt, Min: 1, Max: MaxProbes, Default: strconv.Itoa(DefaultProbes),
+var paramProbes = rulekind.IntField(rulekind.Param{Name: "probes", Type: rulekind.ParamInt, Min: 1, Max: MaxProbes, Default: strconv.Itoa(DefaultProbes),
 	Doc:    "Hashes of each key; the key goes to the node whose point is nearest to any of them.",
 	Suffix: " probes"},
 	func(s *placer.RuleSpec) *int { return &s.Probes })

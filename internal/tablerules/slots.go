@@ -8,13 +8,14 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/profile/redis"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // SlotsKind is Redis Cluster's slots' registry entry.
-var SlotsKind = placer.Kind{Name: "slots", Doc: "Redis Cluster's slots: CRC16 of the key (or of its {hash tag}) mod 16384, slots spread evenly over the nodes and moved minimally; not redis-cli's own planner.",
-	Fixed: []placer.Param{placer.HashParam.WithDefault("crc16")},
-	Footprint: placer.Footprint{Table: func(placer.RuleSpec, int64, int64) int64 { return NumSlots },
+var SlotsKind = rulekind.Kind{Name: "slots", Doc: "Redis Cluster's slots: CRC16 of the key (or of its {hash tag}) mod 16384, slots spread evenly over the nodes and moved minimally; not redis-cli's own planner.",
+	Fixed: []rulekind.Param{rulekind.HashParam.WithDefault("crc16")},
+	Footprint: rulekind.Footprint{Table: func(placer.RuleSpec, int64, int64) int64 { return NumSlots },
 		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 12 }},
 	Position: func(placer.RuleSpec) func([]byte) uint32 {
 		return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 }
