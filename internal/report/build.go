@@ -48,8 +48,9 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		r.Expectations = append(r.Expectations, ExpectationRow{
 			What: text.Expectation(o.Expectation), Passed: o.Passed(), Verdict: text.Verdict(o)})
 	}
+	groups := newColumnGroups(res)
 	for i := range res.Timeline.States {
-		r.Steps = append(r.Steps, stepSection(res, i))
+		r.Steps = append(r.Steps, stepSection(res, i, groups))
 	}
 	r.Probes = probeTable(res)
 	r.Migrations = migrationTables(res, r.Steps)
@@ -238,7 +239,7 @@ func summary(res *sim.Result) []SummaryRow {
 			TimesK:         ratio(moved, k),
 			TotalIdeal:     ideal,
 			Ratio:          ratio(moved, ideal),
-			OptimumSteps:        changes,
+			OptimumSteps:   changes,
 			OptimumMoved:   changesMoved,
 			TotalOptimum:   optimum,
 			OptimumRatio:   ratio(changesMoved, optimum),
