@@ -175,7 +175,7 @@ func TestRuleNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "| — |\n\n- **modulo:** cannot do \\<this\\>\n- **modulo:** second\n\nWho ships keys to whom"
+	want := " |\n\n- **modulo:** cannot do \\<this\\>\n- **modulo:** second\n\nWho ships keys to whom"
 	if !strings.Contains(string(md), want) {
 		t.Errorf("report.md lacks %q", want)
 	}
