@@ -45,7 +45,9 @@ func table(p rulekind.Profile) func(placer.RuleSpec, int64, int64) int64 {
 	if p.Table == nil {
 		return nil
 	}
-	return func(s placer.RuleSpec, weight, _ int64) int64 { return p.Table(rulekind.WithDefaults(p.Params, s), weight) }
+	return func(s placer.RuleSpec, weight, _ int64) int64 {
+		return p.Table(rulekind.WithDefaults(p.Params, s), weight)
+	}
 }
 
 // scaleTo32 maps a position of a bits-wide space onto the 32-bit circle.
