@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/prose"
@@ -147,7 +148,7 @@ func memberList(res *sim.Result, st *timeline.State, withWeights bool) string {
 // memberSummary shortens a longer list to listedEnds members at each end
 // and the failed ones.
 const (
-	maxListed  = 24
+	maxListed  = figdata.MaxListed
 	listedEnds = 3
 )
 

@@ -87,7 +87,7 @@ func stepRow(res *sim.Result, r, i int) StepRow {
 // loadExtremes most and least loaded under each rule, so that a hundred
 // steps of a hundred nodes stay readable. data.json has every load.
 const (
-	maxLoadRows  = 24
+	maxLoadRows  = figdata.MaxListed
 	loadExtremes = 2
 )
 
