@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-
 	"github.com/ringreport/ringreport/internal/nodesfrom"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/timeline"
