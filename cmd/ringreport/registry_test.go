@@ -17,6 +17,7 @@ import (
 	"github.com/ringreport/ringreport/internal/productrules"
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 )
 
 // toyRule is a test-only placement rule: a key goes to live server
@@ -48,9 +49,9 @@ func (p toyPlacement) Owners(h uint64, r int, dst []int) []int {
 	return dst
 }
 
-var toyKind = productrules.Kind(placer.Profile{
+var toyKind = productrules.Kind(rulekind.Profile{
 	Name: "toy-rule", Doc: "A test-only rule.", Bits: 32, Mosaic: true,
-	Params: []placer.Param{placer.Opt(placer.Param{Name: "skew", Type: placer.ParamInt, Min: 0, Max: 5, Default: "2",
+	Params: []rulekind.Param{rulekind.Opt(rulekind.Param{Name: "skew", Type: rulekind.ParamInt, Min: 0, Max: 5, Default: "2",
 		Doc: "Buckets to skip.", Prefix: "skew "})},
 	New: func(spec placer.RuleSpec) (profile.Rule, error) {
 		n, err := strconv.Atoi(spec.Opts["skew"])
@@ -63,7 +64,7 @@ var toyKind = productrules.Kind(placer.Profile{
 // describes it, and every output names it, with no edit anywhere else.
 func TestToyRuleEndToEnd(t *testing.T) {
 	saved := registry.Kinds
-	registry.Kinds = append(append([]placer.Kind(nil), saved...), toyKind)
+	registry.Kinds = append(append([]rulekind.Kind(nil), saved...), toyKind)
 	t.Cleanup(func() { registry.Kinds = saved })
 
 	if !bytes.Contains(buildSchema(), []byte(`"rule-toy-rule"`)) {

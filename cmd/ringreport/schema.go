@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
@@ -106,7 +106,7 @@ func ruleDefinitions() []definition {
 	var defs, shared []definition
 	seen := map[string]bool{}
 	for _, k := range registry.Kinds {
-		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
+		if !slices.ContainsFunc(k.Params, func(p rulekind.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)
 		}
@@ -166,38 +166,38 @@ func expectationDefinition() definition {
 }
 
 // paramSignature is what makes two declarations of a parameter alike.
-func paramSignature(p placer.Param) string {
+func paramSignature(p rulekind.Param) string {
 	return fmt.Sprintf("%d %d %d %q %q %q", p.Type, p.Min, p.Max, p.Values, p.Default, p.Doc)
 }
 
 func ref(name string) obj { return obj{{"$ref", "#/definitions/" + name}} }
 
 // paramSchema is the schema of one parameter's value.
-func paramSchema(p placer.Param) obj {
+func paramSchema(p rulekind.Param) obj {
 	doc := p.Doc
 	if p.Default != "" {
 		doc += " Default " + p.Default + "."
 	}
 	var o obj
 	switch p.Type {
-	case placer.ParamInt, placer.ParamPrime:
+	case rulekind.ParamInt, rulekind.ParamPrime:
 		o = obj{{"type", "integer"}, {"minimum", p.Min}, {"maximum", p.Max}}
-	case placer.ParamFloat:
+	case rulekind.ParamFloat:
 		o = obj{{"type", "number"}, {"exclusiveMinimum", 0}}
 		if p.Max > 0 {
 			o = append(o, kv{"maximum", p.Max})
 		}
-	case placer.ParamBool:
+	case rulekind.ParamBool:
 		o = obj{{"type", "boolean"}}
-	case placer.ParamEnum:
+	case rulekind.ParamEnum:
 		o = obj{{"type", "string"}, {"enum", p.Values}}
-	case placer.ParamString:
+	case rulekind.ParamString:
 		o = obj{{"type", "string"}}
-	case placer.ParamCounts:
+	case rulekind.ParamCounts:
 		o = obj{{"type", "object"}, {"minProperties", 1}, {"additionalProperties", obj{{"type", "integer"}, {"minimum", p.Min}, {"maximum", p.Max}}}}
 	}
 	o = append(o, kv{"description", doc})
-	if p.Default != "" && p.Type != placer.ParamEnum && p.Type != placer.ParamBool {
+	if p.Default != "" && p.Type != rulekind.ParamEnum && p.Type != rulekind.ParamBool {
 		if f, err := strconv.ParseFloat(p.Default, 64); err == nil {
 			o = append(o, kv{"examples", []float64{f}})
 		}

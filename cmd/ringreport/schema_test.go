@@ -13,10 +13,11 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ringreport/ringreport/internal/nodesfrom"
-	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/tablerules"
 )
 
 // TestSchemaCommittedCopy checks that schema.json at the repository root,
@@ -137,7 +138,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 	d := s.Definitions
 	var names []string
 	for _, k := range registry.Kinds {
-		if !slices.ContainsFunc(k.Params, func(p placer.Param) bool { return p.Required }) {
+		if !slices.ContainsFunc(k.Params, func(p rulekind.Param) bool { return p.Required }) {
 			names = append(names, k.Name)
 			names = append(names, k.Aliases...)
 		}
@@ -173,7 +174,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		t.Errorf("hash enum %v; internal/scenario.HashNames has %v", hashes, scenario.HashNames)
 	}
 	for name, want := range map[string]int{
-		"vnodes": scenario.MaxVNodes, "replicas": scenario.MaxReplicas, "weight": scenario.MaxWeight,
+		"vnodes": scenario.MaxVNodes, "replicas": scenario.MaxReplicas, "weight": scenario.MaxNodeWeight,
 	} {
 		if m := d[name].Maximum; m == nil || int(*m) != want {
 			t.Errorf("definition %s: maximum %v, want %d", name, m, want)
@@ -198,7 +199,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		t.Errorf("expect's limit differs from scenario.MaxExpect")
 	}
 	if scenario.MaxKeys != 50_000_000 || scenario.MaxNodes != 10_000 || scenario.MaxSteps != 10_000 ||
-		scenario.MaxM != 1<<24 || scenario.MaxNameLen != 200 || scenario.MaxProbes != 64 {
+		tablerules.MaxMaglevM != 1<<24 || scenario.MaxNameLen != 200 || scenario.MaxProbes != 64 {
 		t.Errorf("internal/scenario's limits changed; update schema.json and this test")
 	}
 }

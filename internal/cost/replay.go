@@ -6,7 +6,9 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -78,10 +80,10 @@ func replayWork(s *sim.Scenario, sh shape) int64 {
 
 // ruleCost is a rule's registry cost over the shape, and the entries of
 // its table at the largest state.
-func ruleCost(r placer.RuleSpec, sh shape) (placer.RuleCost, int64) {
+func ruleCost(r placer.RuleSpec, sh shape) (rulekind.RuleCost, int64) {
 	k := registry.KindOf(r.Kind)
 	if k == nil {
-		return placer.RuleCost{PerKey: 1}, 0
+		return rulekind.RuleCost{PerKey: 1}, 0
 	}
 	rc := k.Cost(r, sh.weight, sh.vnodeSteps)
 	return rc, rc.Table
@@ -159,7 +161,7 @@ func perKeyBytes(spec placer.RuleSpec, r int64, uniform bool) int64 {
 // and the arcs and points of point-based rules (8 bytes a point, where
 // 4.2 were measured over five states of a ring of 10⁷ points).
 func perStepBytes(spec placer.RuleSpec, points, k int64) int64 {
-	n := 2 * int64(sim.StripCells(int(min(k, 1<<40))))
+	n := 2 * int64(strips.Cells(int(min(k, 1<<40))))
 	if kind := registry.KindOf(spec.Kind); kind != nil && kind.Footprint.StepPoints {
 		return addSat(n, mulSat(8, points))
 	}

@@ -8,6 +8,14 @@ import (
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
+// MaxListed is the most members of a step that any list of them shows
+// one by one: the report's member lists and load tables and the wheel
+// legends. A larger cluster is shortened, to the ends of the list in
+// words and to the Notable members in tables and legends, so that a
+// hundred steps of a hundred nodes stay readable; data.json has them
+// all.
+const MaxListed = 24
+
 // Notable returns the members of step i that a shortened list of a large
 // cluster keeps, in join order: the members the step acted on, the failed
 // ones, and under each of the given rules the extremes most and the

@@ -39,7 +39,7 @@ func KeyPositions(res *sim.Result, rule int) []uint32 {
 
 // MovedKeys returns, by canonical key, whether the key changed owner at
 // step under rule, read from the step's strip; nil at step 0 and when
-// the strip holds bins of keys rather than single keys (K > sim.MaxStripCells).
+// the strip holds bins of keys rather than single keys (K > strips.MaxCells).
 func MovedKeys(res *sim.Result, rule, step int) []bool {
 	cells := res.Rules[rule].Steps[step].Strip.HashOrder
 	k := res.Keys.Len()

@@ -9,6 +9,7 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -77,7 +78,7 @@ func TestMovedKeys(t *testing.T) {
 			prev = cur
 		}
 	}
-	big := mustReplay(t, wheelScenario(sim.MaxStripCells+1))
+	big := mustReplay(t, wheelScenario(strips.MaxCells+1))
 	if MovedKeys(big, 0, 1) != nil {
 		t.Error("moved keys from a binned strip")
 	}

@@ -14,11 +14,11 @@ import (
 // splits over its keys when the scenario names none.
 const DefaultZipfRequests = 1_000_000
 
-// MaxWeight is the largest request count of one key, and MaxRequests the
+// MaxKeyWeight is the largest request count of one key, and MaxRequests the
 // largest Zipf total (the most popular key may receive almost all of it).
 const (
-	MaxWeight   = math.MaxUint32
-	MaxRequests = math.MaxUint32
+	MaxKeyWeight = math.MaxUint32
+	MaxRequests  = math.MaxUint32
 )
 
 // MaxZipf is the largest Zipf exponent a scenario may ask for; beyond it
@@ -50,7 +50,7 @@ func ZipfWeights(n int, s float64, total int64, seed uint64) []uint32 {
 	w := make([]uint32, n)
 	for r := range w {
 		q := float64(float64(total)*DetPow(float64(r+1), -s)) / h
-		w[r] = uint32(min(math.Round(q), MaxWeight))
+		w[r] = uint32(min(math.Round(q), MaxKeyWeight))
 	}
 	rng := NewRand(seed, streamZipf)
 	rng.Shuffle(n, func(i, j int) { w[i], w[j] = w[j], w[i] })

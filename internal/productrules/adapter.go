@@ -9,6 +9,7 @@ import (
 	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/ringreport/ringreport/internal/profile"
+	"github.com/ringreport/ringreport/internal/rulekind"
 )
 
 // This file adapts any production profile (internal/profile) to the
@@ -17,9 +18,9 @@ import (
 
 // Kind returns the registry entry of a profile: its placer is the generic
 // profilePlacer below.
-func Kind(p placer.Profile) placer.Kind {
-	return placer.Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, Profile: &p, Effective: p.Effective,
-		Footprint: placer.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }, Table: table(p)},
+func Kind(p rulekind.Profile) rulekind.Kind {
+	return rulekind.Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, Profile: &p, Effective: p.Effective,
+		Footprint: rulekind.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }, Table: table(p)},
 		Position: func(spec placer.RuleSpec) func([]byte) uint32 {
 			r, err := p.New(spec)
 			if err != nil {
@@ -28,7 +29,7 @@ func Kind(p placer.Profile) placer.Kind {
 			return func(b []byte) uint32 { return scaleTo32(r.Hash(b), p.Bits) }
 		},
 		Build: func(spec placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
-			spec = placer.WithDefaults(p.Params, spec)
+			spec = rulekind.WithDefaults(p.Params, spec)
 			r, err := p.New(spec)
 			if err != nil {
 				return nil, fmt.Errorf("rule %s: %w", p.Name, err)
@@ -40,11 +41,13 @@ func Kind(p placer.Profile) placer.Kind {
 }
 
 // table is the profile's Table as a Kind's Footprint.Table, or nil.
-func table(p placer.Profile) func(placer.RuleSpec, int64, int64) int64 {
+func table(p rulekind.Profile) func(placer.RuleSpec, int64, int64) int64 {
 	if p.Table == nil {
 		return nil
 	}
-	return func(s placer.RuleSpec, weight, _ int64) int64 { return p.Table(placer.WithDefaults(p.Params, s), weight) }
+	return func(s placer.RuleSpec, weight, _ int64) int64 {
+		return p.Table(rulekind.WithDefaults(p.Params, s), weight)
+	}
 }
 
 // scaleTo32 maps a position of a bits-wide space onto the 32-bit circle.
@@ -59,7 +62,7 @@ func scaleTo32(h uint64, bits int) uint32 {
 // the product's placement at every step from the membership, and asks it
 // for every key's owners.
 type profilePlacer struct {
-	p       placer.Profile
+	p       rulekind.Profile
 	rule    profile.Rule
 	env     *placer.Env
 	hash    []uint64 // Rule.Hash of every key, by canonical index
@@ -84,7 +87,7 @@ type profilePlacer struct {
 	moved int
 }
 
-func newProfilePlacer(p placer.Profile, r profile.Rule, e *placer.Env) *profilePlacer {
+func newProfilePlacer(p rulekind.Profile, r profile.Rule, e *placer.Env) *profilePlacer {
 	pp := &profilePlacer{p: p, rule: r, env: e, hash: make([]uint64, e.Keys.Len()), pos: make([]uint32, e.Keys.Len())}
 	var buf []byte
 	for i := range pp.hash {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/cassandra"
+	"github.com/ringreport/ringreport/internal/rulekind"
 )
 
 // CassandraKind is the registry entry of cassandraProfile.
@@ -16,17 +17,17 @@ var CassandraKind = Kind(cassandraProfile)
 // cassandraProfile is Apache Cassandra's Murmur3Partitioner with random
 // tokens and SimpleStrategy (internal/profile/cassandra). The scenario's
 // replicas are the replication factor.
-var cassandraProfile = placer.Profile{
+var cassandraProfile = rulekind.Profile{
 	Name: "cassandra",
 	Doc:  "Apache Cassandra 4.0–5.0: Murmur3Partitioner tokens (MurmurHash3 x64 with Java's sign-extended tail), num_tokens seeded random tokens per node, SimpleStrategy replicas.",
-	Params: []placer.Param{
-		placer.Opt(placer.Param{Name: "num_tokens", Type: placer.ParamInt, Min: 1, Max: 1 << 16, Default: strconv.Itoa(cassandra.DefaultNumTokens),
+	Params: []rulekind.Param{
+		rulekind.Opt(rulekind.Param{Name: "num_tokens", Type: rulekind.ParamInt, Min: 1, Max: 1 << 16, Default: strconv.Itoa(cassandra.DefaultNumTokens),
 			Doc: "Tokens per node of weight 1 (cassandra.yaml num_tokens); a node of weight w draws w × num_tokens.", One: "token per node", Many: "tokens per node"}),
-		placer.Opt(placer.Param{Name: "token_seed", Type: placer.ParamInt, Min: 0, Max: 1<<31 - 1, Default: "0",
+		rulekind.Opt(rulekind.Param{Name: "token_seed", Type: rulekind.ParamInt, Min: 0, Max: 1<<31 - 1, Default: "0",
 			Doc: "Seeds each node's token draw (Cassandra's own draw cannot be reproduced); a node's tokens do not change when others join.", Prefix: "token seed "}),
-		placer.Opt(placer.Param{Name: "strategy", Type: placer.ParamEnum, Values: []string{cassandra.Simple, cassandra.NTS}, Default: cassandra.Simple,
+		rulekind.Opt(rulekind.Param{Name: "strategy", Type: rulekind.ParamEnum, Values: []string{cassandra.Simple, cassandra.NTS}, Default: cassandra.Simple,
 			Doc: "The keyspace's replication: simple (SimpleStrategy, the scenario's replicas as RF) or nts (NetworkTopologyStrategy over the nodes' zones as datacenters and racks, with rf).", Prefix: "strategy "}),
-		placer.Opt(placer.Param{Name: "rf", Type: placer.ParamCounts, Min: 0, Max: 64,
+		rulekind.Opt(rulekind.Param{Name: "rf", Type: rulekind.ParamCounts, Min: 0, Max: 64,
 			Doc: "NetworkTopologyStrategy's replication factor per datacenter (zone), such as {z1: 3, z2: 3}; nodes without a zone are in dc1.", Prefix: "rf "}),
 	},
 	Bits:  64,

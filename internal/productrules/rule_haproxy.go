@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/haproxy"
+	"github.com/ringreport/ringreport/internal/rulekind"
 )
 
 // HAProxyKind is the registry entry of haproxyProfile.
@@ -14,19 +15,19 @@ var HAProxyKind = Kind(haproxyProfile)
 
 // haproxyProfile is HAProxy's hash-type consistent
 // (internal/profile/haproxy), switched by version.
-var haproxyProfile = placer.Profile{
+var haproxyProfile = rulekind.Profile{
 	Name: "haproxy",
 	Doc:  "HAProxy hash-type consistent: 16 × weight nodes per server at full_hash(server key + i), the nearer neighbouring node wins; 2.x, 3.0–3.2 as released (hash-key id hashed twice) and 3.3+.",
-	Params: []placer.Param{
-		placer.Opt(placer.Param{Name: "version", Type: placer.ParamString, Default: "2", Check: checkHAProxyVersion,
+	Params: []rulekind.Param{
+		rulekind.Opt(rulekind.Param{Name: "version", Type: rulekind.ParamString, Default: "2", Check: checkHAProxyVersion,
 			Doc: "The HAProxy release: 2 (any 2.x), 3.0, 3.1, 3.2 (as released), 3.3 and later, or a point release such as 3.2.7.", Prefix: "version "}),
-		placer.Opt(placer.Param{Name: "hash_key", Type: placer.ParamEnum, Values: []string{"id", "addr", "addr-port", "id32"}, Default: "id",
+		rulekind.Opt(rulekind.Param{Name: "hash_key", Type: rulekind.ParamEnum, Values: []string{"id", "addr", "addr-port", "id32"}, Default: "id",
 			Doc: "The servers' hash-key: id (their numeric id), addr or addr-port (from 3.0), id32 (from 3.4).", Prefix: "hash-key "}),
 		// No Default: naming the function, even sdbm, turns the avalanche
 		// off, so an unset one must stay unset (Effective shows sdbm).
-		placer.Opt(placer.Param{Name: "hash_function", Type: placer.ParamEnum, Values: []string{"sdbm", "djb2", "wt6", "crc32"},
+		rulekind.Opt(rulekind.Param{Name: "hash_function", Type: rulekind.ParamEnum, Values: []string{"sdbm", "djb2", "wt6", "crc32"},
 			Doc: "The request hash of hash-type consistent <function>; default sdbm (with the avalanche, as plain hash-type consistent).", Prefix: "hash "}),
-		placer.Opt(placer.Param{Name: "avalanche", Type: placer.ParamBool,
+		rulekind.Opt(rulekind.Param{Name: "avalanche", Type: rulekind.ParamBool,
 			Doc: "The avalanche modifier; by default on only when hash_function is not given, as HAProxy does.", Prefix: "avalanche "}),
 	},
 	Bits: 32,

@@ -7,6 +7,7 @@ import (
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/libmemcached"
 	"github.com/ringreport/ringreport/internal/profile/twemproxy"
+	"github.com/ringreport/ringreport/internal/rulekind"
 )
 
 // The registry entries of this file's profiles.
@@ -18,17 +19,17 @@ var (
 // libmemcachedProfile is libmemcached 1.1.4's ketama continuum
 // (internal/profile/libmemcached): a client rebuilt over the live servers,
 // as auto-eject does.
-var libmemcachedProfile = placer.Profile{
+var libmemcachedProfile = rulekind.Profile{
 	Name: "libmemcached",
 	Doc:  "libmemcached 1.1.4 (libmemcached-awesome) ketama: weighted (single-precision points per server, \"host-k\" at port 11211, \"host:port-k\" otherwise), unweighted ketama (100 points) or SPY naming.",
-	Params: []placer.Param{
-		placer.Opt(placer.Param{Name: "mode", Type: placer.ParamEnum, Values: []string{libmemcached.ModeWeighted, libmemcached.ModeKetama, libmemcached.ModeSpy}, Default: libmemcached.ModeWeighted,
+	Params: []rulekind.Param{
+		rulekind.Opt(rulekind.Param{Name: "mode", Type: rulekind.ParamEnum, Values: []string{libmemcached.ModeWeighted, libmemcached.ModeKetama, libmemcached.ModeSpy}, Default: libmemcached.ModeWeighted,
 			Doc: "weighted is MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, ketama is MEMCACHED_BEHAVIOR_KETAMA (100 points per server), spy is the spymemcached naming \"/host:port-k\".", Prefix: "mode "}),
-		placer.Opt(placer.Param{Name: "hash", Type: placer.ParamEnum, Values: libmemcached.HashNames(),
+		rulekind.Opt(rulekind.Param{Name: "hash", Type: rulekind.ParamEnum, Values: libmemcached.HashNames(),
 			Doc: "The key hash (MEMCACHED_BEHAVIOR_HASH); default md5 in weighted and spy modes, one-at-a-time in ketama mode.", Prefix: "hash "}),
-		placer.Opt(placer.Param{Name: "sort_hosts", Type: placer.ParamBool, Default: "false",
+		rulekind.Opt(rulekind.Param{Name: "sort_hosts", Type: rulekind.ParamBool, Default: "false",
 			Doc: "MEMCACHED_BEHAVIOR_SORT_HOSTS: sort the servers by host, then port, before building.", Prefix: "sort_hosts "}),
-		placer.Opt(placer.Param{Name: "namespace", Type: placer.ParamString, Check: checkNamespace,
+		rulekind.Opt(rulekind.Param{Name: "namespace", Type: rulekind.ParamString, Check: checkNamespace,
 			Doc: "A namespace hashed in front of every key (MEMCACHED_BEHAVIOR_HASH_WITH_PREFIX_KEY); none by default.", Prefix: "namespace "}),
 	},
 	Bits: 32,
@@ -51,15 +52,15 @@ func checkNamespace(v string) error {
 
 // twemproxyProfile is twemproxy (nutcracker) 0.5.0's ketama distribution
 // (internal/profile/twemproxy), from its source.
-var twemproxyProfile = placer.Profile{
+var twemproxyProfile = rulekind.Profile{
 	Name: "twemproxy",
 	Doc:  "twemproxy (nutcracker) 0.5.0 distribution: ketama: libmemcached's weighted continuum over \"host\" or \"host:port\" (or the servers' own names), its own key hash (fnv1a_64 by default) and hash_tag.",
-	Params: []placer.Param{
-		placer.Opt(placer.Param{Name: "hash", Type: placer.ParamEnum, Values: twemproxy.HashNames(), Default: "fnv1a_64",
+	Params: []rulekind.Param{
+		rulekind.Opt(rulekind.Param{Name: "hash", Type: rulekind.ParamEnum, Values: twemproxy.HashNames(), Default: "fnv1a_64",
 			Doc: "The pool's key hash.", Prefix: "hash "}),
-		placer.Opt(placer.Param{Name: "hash_tag", Type: placer.ParamString, Check: checkHashTag,
+		rulekind.Opt(rulekind.Param{Name: "hash_tag", Type: rulekind.ParamString, Check: checkHashTag,
 			Doc: "Two characters, such as \"{}\": only the part of a key between them is hashed.", Prefix: "hash_tag "}),
-		placer.Opt(placer.Param{Name: "named_servers", Type: placer.ParamBool, Default: "false",
+		rulekind.Opt(rulekind.Param{Name: "named_servers", Type: rulekind.ParamBool, Default: "false",
 			Doc: "The node names are twemproxy's server names (after the weight in servers:), hashed as written.", Prefix: "named_servers "}),
 	},
 	Bits: 32,
@@ -78,7 +79,7 @@ func checkHashTag(v string) error {
 // withOpt returns a copy of opts with name set to v.
 func withOpt(opts map[string]string, name, v string) map[string]string {
 	s := placer.RuleSpec{Opts: opts}
-	placer.Opt(placer.Param{Name: name}).Set(&s, v)
+	rulekind.Opt(rulekind.Param{Name: name}).Set(&s, v)
 	return s.Opts
 }
 

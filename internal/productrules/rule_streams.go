@@ -11,6 +11,7 @@ import (
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/elasticsearch"
 	"github.com/ringreport/ringreport/internal/profile/kafka"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -23,17 +24,17 @@ var (
 // kafkaProfile is a Kafka topic's keyed producer partitioner and its
 // replica assignment (internal/profile/kafka): nodes are brokers, a key's
 // owners are its partition's live replicas, leader first.
-var kafkaProfile = placer.Profile{
+var kafkaProfile = rulekind.Profile{
 	Name: "kafka",
 	Doc:  "Kafka keyed producer: partition = the client's hash of the key mod partitions (Java: murmur2 & 0x7fffffff), partitions on brokers by the replica assignment of kafka-topics --create (random draws fixed); existing partitions never move when brokers change.",
-	Params: []placer.Param{
-		placer.Opt(placer.Param{Name: "partitions", Type: placer.ParamInt, Min: 1, Max: 1_000_000, Required: true,
+	Params: []rulekind.Param{
+		rulekind.Opt(rulekind.Param{Name: "partitions", Type: rulekind.ParamInt, Min: 1, Max: 1_000_000, Required: true,
 			Doc: "The topic's partition count; required, since Kafka's default of 1 is no keyed topic's.", One: "partition", Many: "partitions"}),
-		placer.Opt(placer.Param{Name: "replication_factor", Type: placer.ParamInt, Min: 1, Max: 64, Default: "1",
+		rulekind.Opt(rulekind.Param{Name: "replication_factor", Type: rulekind.ParamInt, Min: 1, Max: 64, Default: "1",
 			Doc: "Replicas per partition, at most the brokers at creation.", Prefix: "replication factor "}),
-		placer.Opt(placer.Param{Name: "client", Type: placer.ParamEnum, Values: kafkaClients(), Default: string(kafka.Java),
+		rulekind.Opt(rulekind.Param{Name: "client", Type: rulekind.ParamEnum, Values: kafkaClients(), Default: string(kafka.Java),
 			Doc: "The producer client whose partitioner runs.", Prefix: "client "}),
-		placer.Opt(placer.Param{Name: "assignment", Type: placer.ParamEnum, Values: []string{string(kafka.KRaft), string(kafka.ZooKeeper)}, Default: string(kafka.KRaft),
+		rulekind.Opt(rulekind.Param{Name: "assignment", Type: rulekind.ParamEnum, Values: []string{string(kafka.KRaft), string(kafka.ZooKeeper)}, Default: string(kafka.KRaft),
 			Doc: "The replica assigner: kraft (StripedReplicaPlacer) or zookeeper (AdminUtils).", Prefix: "assignment "}),
 	},
 	Bits: 32, Mosaic: true,
@@ -75,15 +76,15 @@ func kafkaClients() []string {
 // elasticsearchProfile is Elasticsearch's document routing to shards
 // (internal/profile/elasticsearch); shards go to nodes by ringreport's own
 // documented allocation, not Elasticsearch's balancer.
-var elasticsearchProfile = placer.Profile{
+var elasticsearchProfile = rulekind.Profile{
 	Name: "elasticsearch",
 	Doc:  "Elasticsearch 7+ routing: shard = floorMod(murmur3_x86_32(UTF-16 of _routing), routing_num_shards) / (routing_num_shards / shards); shard copies on nodes by ringreport's own balanced allocation (not Elasticsearch's allocator).",
-	Params: []placer.Param{
-		placer.Opt(placer.Param{Name: "shards", Type: placer.ParamInt, Min: 1, Max: elasticsearch.MaxShards, Default: "1",
+	Params: []rulekind.Param{
+		rulekind.Opt(rulekind.Param{Name: "shards", Type: rulekind.ParamInt, Min: 1, Max: elasticsearch.MaxShards, Default: "1",
 			Doc: "index.number_of_shards.", One: "shard", Many: "shards"}),
-		placer.Opt(placer.Param{Name: "routing_num_shards", Type: placer.ParamInt, Min: 1, Max: 1 << 20,
+		rulekind.Opt(rulekind.Param{Name: "routing_num_shards", Type: rulekind.ParamInt, Min: 1, Max: 1 << 20,
 			Doc: "index.number_of_routing_shards, a multiple of shards; default as Elasticsearch 7.0+ computes it (640 for 5 shards).", Prefix: "routing_num_shards "}),
-		placer.Opt(placer.Param{Name: "number_of_replicas", Type: placer.ParamInt, Min: 0, Max: 63, Default: "1",
+		rulekind.Opt(rulekind.Param{Name: "number_of_replicas", Type: rulekind.ParamInt, Min: 0, Max: 63, Default: "1",
 			Doc: "index.number_of_replicas: copies of each shard beside its primary.", Prefix: "number_of_replicas "}),
 	},
 	Bits: 32, Mosaic: true,

@@ -7,6 +7,7 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/productrules"
 	"github.com/ringreport/ringreport/internal/ringrules"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/tablerules"
 )
 
@@ -14,7 +15,7 @@ import (
 // declares its Kind beside its placer (internal/ringrules,
 // internal/tablerules, internal/productrules); adding a rule is that file
 // and one line here.
-var Kinds = []placer.Kind{
+var Kinds = []rulekind.Kind{
 	ringrules.RingKind,
 	tablerules.ModuloKind,
 	tablerules.JumpKind,
@@ -43,7 +44,7 @@ var DefaultRules = []string{Kinds[0].Name, Kinds[1].Name}
 
 // KindOf returns the kind a scenario calls name (its name or an alias),
 // or nil.
-func KindOf(name string) *placer.Kind {
+func KindOf(name string) *rulekind.Kind {
 	for i := range Kinds {
 		if Kinds[i].Name == name || slices.Contains(Kinds[i].Aliases, name) {
 			return &Kinds[i]
@@ -84,7 +85,7 @@ func Effective(s placer.RuleSpec) placer.RuleSpec {
 	if k == nil {
 		return s
 	}
-	s = placer.WithDefaults(k.Params, s)
+	s = rulekind.WithDefaults(k.Params, s)
 	for _, p := range k.Fixed {
 		p.Set(&s, p.Default)
 	}
@@ -96,16 +97,16 @@ func Effective(s placer.RuleSpec) placer.RuleSpec {
 
 // Values lists a rule's effective parameters with their values, in
 // report order: the fixed ones, then the accepted ones.
-func Values(s placer.RuleSpec) []placer.ParamValue {
+func Values(s placer.RuleSpec) []rulekind.ParamValue {
 	e := Effective(s)
 	k := KindOf(s.Kind)
 	if k == nil {
 		return nil
 	}
-	var out []placer.ParamValue
+	var out []rulekind.ParamValue
 	for _, p := range slices.Concat(k.Fixed, k.Params) {
 		if v := p.Get(e); v != "" {
-			out = append(out, placer.ParamValue{Param: p, Value: v})
+			out = append(out, rulekind.ParamValue{Param: p, Value: v})
 		}
 	}
 	return out

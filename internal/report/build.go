@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/prose"
@@ -48,8 +49,9 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		r.Expectations = append(r.Expectations, ExpectationRow{
 			What: text.Expectation(o.Expectation), Passed: o.Passed(), Verdict: text.Verdict(o)})
 	}
+	groups := newColumnGroups(res)
 	for i := range res.Timeline.States {
-		r.Steps = append(r.Steps, stepSection(res, i))
+		r.Steps = append(r.Steps, stepSection(res, i, groups))
 	}
 	r.Probes = probeTable(res)
 	r.Migrations = migrationTables(res, r.Steps)
@@ -146,7 +148,7 @@ func memberList(res *sim.Result, st *timeline.State, withWeights bool) string {
 // memberSummary shortens a longer list to listedEnds members at each end
 // and the failed ones.
 const (
-	maxListed  = 24
+	maxListed  = figdata.MaxListed
 	listedEnds = 3
 )
 
@@ -238,7 +240,7 @@ func summary(res *sim.Result) []SummaryRow {
 			TimesK:         ratio(moved, k),
 			TotalIdeal:     ideal,
 			Ratio:          ratio(moved, ideal),
-			OptimumSteps:        changes,
+			OptimumSteps:   changes,
 			OptimumMoved:   changesMoved,
 			TotalOptimum:   optimum,
 			OptimumRatio:   ratio(changesMoved, optimum),

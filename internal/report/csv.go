@@ -10,16 +10,16 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
-// CSVHeader is the header row of steps.csv: step, op and rule, then one
-// column per metric of sim.Metrics, which mean what the data.json fields
-// of the same names mean (SCHEMA.md).
-var CSVHeader = func() []string {
+// CSVHeader returns the header row of steps.csv: step, op and rule, then
+// one column per metric of sim.Metrics, which mean what the data.json
+// fields of the same names mean (SCHEMA.md).
+func CSVHeader() []string {
 	h := []string{"step", "op", "rule"}
 	for _, m := range sim.Metrics {
 		h = append(h, m.Name)
 	}
 	return h
-}()
+}
 
 // CSV renders steps.csv: the header, then one row per (step, rule), steps
 // outermost and rules in scenario order. Floats have FloatDecimals
@@ -43,8 +43,9 @@ func WriteCSV(w io.Writer, res *sim.Result) error {
 		return fmt.Errorf("cannot build steps.csv: %w", err)
 	}
 	cw := csv.NewWriter(w)
-	cw.Write(CSVHeader)
-	row := make([]string, len(CSVHeader))
+	header := CSVHeader()
+	cw.Write(header)
+	row := make([]string, len(header))
 	for i := range res.Timeline.States {
 		for r := range res.Rules {
 			cw.Write(csvRow(row, res, r, i))

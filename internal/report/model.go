@@ -188,6 +188,10 @@ type StepSection struct {
 	Weighted bool
 	// Replicas is the preference-list length after the step.
 	Replicas int
+	// Columns are the columns of the step's metric table after the rule's
+	// label, one per metric of sim.Metrics with a Column that the step
+	// shows, in that table's order; each row's Cells follow them.
+	Columns []StepColumn
 	// ShowHealth reports that the availability columns apply: some rule,
 	// at some step of the scenario, has keys below quorum, unavailable or
 	// with two replicas in one zone.
@@ -257,6 +261,9 @@ type StepRow struct {
 	BelowQuorum, Unavailable, ZoneCollisions int
 	// Repartitioned is the keys whose partition or shard changed.
 	Repartitioned int
+	// Cells are the row's cells under StepSection.Columns, written as
+	// report.md shows them.
+	Cells []string
 }
 
 // RuleNote is one remark of one rule on one step.

@@ -101,3 +101,8 @@ func replay(t *testing.T, s *sim.Scenario) *sim.Result {
 	}
 	return res
 }
+
+// stepSectionOf builds step i's section of res as Build does.
+func stepSectionOf(res *sim.Result, i int) StepSection {
+	return stepSection(res, i, newColumnGroups(res))
+}

@@ -22,7 +22,7 @@ func TestSchemaDocMetrics(t *testing.T) {
 			t.Errorf("SCHEMA.md has no row for the metric %s (%s)", m.Name, m.Doc)
 		}
 	}
-	if header := strings.Join(CSVHeader, ","); !strings.Contains(doc, "\n"+header+"\n") {
+	if header := strings.Join(CSVHeader(), ","); !strings.Contains(doc, "\n"+header+"\n") {
 		t.Errorf("SCHEMA.md does not show steps.csv's header:\n%s", header)
 	}
 }

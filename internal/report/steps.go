@@ -11,7 +11,7 @@ import (
 )
 
 // stepSection builds the report section of step i.
-func stepSection(res *sim.Result, i int) StepSection {
+func stepSection(res *sim.Result, i int, groups columnGroups) StepSection {
 	st := &res.Timeline.States[i]
 	sec := StepSection{
 		Step:         i,
@@ -32,11 +32,14 @@ func stepSection(res *sim.Result, i int) StepSection {
 		sec.Transfers = stepTransfers(res, i)
 		sec.Streams = stepStreams(res, i)
 	}
-	sec.ShowReplicas = st.Replicas > 1 || (i > 0 && res.Timeline.States[i-1].Replicas > 1)
-	sec.ShowHealth = showHealth(res)
-	sec.ShowUnits = showUnits(res)
+	sec.ShowReplicas = listsLonger(res, i)
+	sec.ShowHealth = groups[sim.ShowWithHealth]
+	sec.ShowUnits = groups[sim.ShowWithUnits]
+	metrics := stepMetrics(res, i, groups)
+	sec.Columns = stepColumns(metrics)
 	for r, rr := range res.Rules {
 		row := stepRow(res, r, i)
+		row.Cells = stepCells(res, r, i, metrics)
 		sec.NoiseCV = row.NoiseCV
 		sec.Rows = append(sec.Rows, row)
 		for _, n := range rr.Steps[i].Notes {
@@ -79,37 +82,12 @@ func stepRow(res *sim.Result, r, i int) StepRow {
 	}
 }
 
-// showUnits reports whether any rule at any step repartitions keys.
-func showUnits(res *sim.Result) bool {
-	for _, rr := range res.Rules {
-		for _, sr := range rr.Steps {
-			if sr.Repartitioned > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// showHealth reports whether any rule at any step has keys below quorum,
-// unavailable or with two replicas in one zone.
-func showHealth(res *sim.Result) bool {
-	for _, rr := range res.Rules {
-		for _, sr := range rr.Steps {
-			if sr.BelowQuorum+sr.Unavailable+sr.ZoneCollisions > 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // maxLoadRows is the most members a step's load table lists in full;
 // a larger cluster's table keeps the members sim.Result.Notable picks,
 // loadExtremes most and least loaded under each rule, so that a hundred
 // steps of a hundred nodes stay readable. data.json has every load.
 const (
-	maxLoadRows  = 24
+	maxLoadRows  = figdata.MaxListed
 	loadExtremes = 2
 )
 

@@ -18,13 +18,19 @@ func change(res *sim.Result, i int) string { return text.Change(res, i, 6) }
 
 // recurrence says whether a step's placement repeats an earlier one.
 func recurrence(sr *sim.StepResult) string {
-	switch {
-	case sr.Recurs < 0:
+	if sr.Recurs < 0 {
 		return ""
-	case sr.Moved == 0:
-		return "unchanged; same as step " + strconv.Itoa(sr.Recurs)
 	}
-	return "returns to the placement of step " + strconv.Itoa(sr.Recurs)
+	return recurrenceWords(sr.Recurs, sr.Moved)
+}
+
+// recurrenceWords says that a step which moved moved keys returns to
+// the placement of step to.
+func recurrenceWords(to, moved int) string {
+	if moved == 0 {
+		return "unchanged; same as step " + strconv.Itoa(to)
+	}
+	return "returns to the placement of step " + strconv.Itoa(to)
 }
 
 // recurrences lists the steps whose placement repeats an earlier step's,

@@ -9,16 +9,17 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // BoundedKind is the bounded-load rule's registry entry.
-var BoundedKind = placer.Kind{Name: "bounded", Doc: "Consistent hashing with bounded loads (Mirrokni et al. 2018): no node holds more than (1+epsilon) times the mean.",
-	Params:    []placer.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), paramEpsilon, placer.HashParam},
-	Footprint: placer.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
+var BoundedKind = rulekind.Kind{Name: "bounded", Doc: "Consistent hashing with bounded loads (Mirrokni et al. 2018): no node holds more than (1+epsilon) times the mean.",
+	Params:    []rulekind.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), paramEpsilon, rulekind.HashParam},
+	Footprint: rulekind.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
 	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newBounded(s, e)) }}
 
-var paramEpsilon = placer.FloatField(placer.Param{Name: "epsilon", Type: placer.ParamFloat, Max: MaxEpsilon, Default: strconv.FormatFloat(DefaultEpsilon, 'f', -1, 64),
+var paramEpsilon = rulekind.FloatField(rulekind.Param{Name: "epsilon", Type: rulekind.ParamFloat, Max: maxEpsilon, Default: strconv.FormatFloat(DefaultEpsilon, 'f', -1, 64),
 	Doc:    "Load bound: no node holds more than (1 + epsilon) times the mean.",
 	Prefix: "ε = "},
 	func(s *placer.RuleSpec) *float64 { return &s.Epsilon })
@@ -26,8 +27,8 @@ var paramEpsilon = placer.FloatField(placer.Param{Name: "epsilon", Type: placer.
 // DefaultEpsilon is the slack ε of a bounded rule that names none.
 const DefaultEpsilon = 0.25
 
-// MaxEpsilon bounds the slack a bounded rule may ask for.
-const MaxEpsilon = 1000
+// maxEpsilon bounds the slack a bounded rule may ask for.
+const maxEpsilon = 1000
 
 // bounded is consistent hashing with bounded loads (Mirrokni, Thorup,
 // Zadimoghaddam, "Consistent Hashing with Bounded Loads", SODA 2018): the
@@ -72,8 +73,8 @@ func newBounded(spec placer.RuleSpec, e *placer.Env) (*bounded, error) {
 	if eps == 0 {
 		eps = DefaultEpsilon
 	}
-	if !(eps > 0 && eps <= MaxEpsilon) {
-		return nil, fmt.Errorf("rule bounded: epsilon = %v must be above 0 and at most %d", spec.Epsilon, MaxEpsilon)
+	if !(eps > 0 && eps <= maxEpsilon) {
+		return nil, fmt.Errorf("rule bounded: epsilon = %v must be above 0 and at most %d", spec.Epsilon, maxEpsilon)
 	}
 	r, err := newRingChecked(spec, e)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -44,9 +45,9 @@ type Ketama struct {
 const ketamaHashes = 40
 
 // LibketamaKind is libketama's registry entry.
-var LibketamaKind = placer.Kind{Name: "libketama", Aliases: []string{"ketama"}, Doc: "libketama's continuum (RJ/ketama): MD5 of the node name as written, 160 points per server of average weight in libketama's single precision; libmemcached's differs (see libmemcached).",
-	Fixed: []placer.Param{placer.HashParam.WithDefault("md5")}, FixedPoints: ketamaHashes * 4, Theory: placer.RingTheory,
-	Footprint: placer.Footprint{Table: func(_ placer.RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, Points: true, StepPoints: true},
+var LibketamaKind = rulekind.Kind{Name: "libketama", Aliases: []string{"ketama"}, Doc: "libketama's continuum (RJ/ketama): MD5 of the node name as written, 160 points per server of average weight in libketama's single precision; libmemcached's differs (see libmemcached).",
+	Fixed: []rulekind.Param{rulekind.HashParam.WithDefault("md5")}, FixedPoints: ketamaHashes * 4, Theory: rulekind.RingTheory,
+	Footprint: rulekind.Footprint{Table: func(_ placer.RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, Points: true, StepPoints: true},
 	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewKetama(s, e)) }}
 
 func NewKetama(spec placer.RuleSpec, e *placer.Env) (*Ketama, error) {

@@ -9,29 +9,30 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // MultiprobeKind is the multi-probe rule's registry entry.
-var MultiprobeKind = placer.Kind{Name: "multiprobe", Doc: "Multi-probe consistent hashing (Appleton and O'Reilly 2015): one point per node, probes lookups per key.",
-	Params: []placer.Param{paramProbes, placer.HashParam}, Fixed: []placer.Param{paramVNodes.WithDefault("1")}, Mosaic: true,
-	Footprint: placer.Footprint{PerKey: func(s placer.RuleSpec) int64 { return max(1, int64(cmp.Or(s.Probes, DefaultProbes))/4) },
+var MultiprobeKind = rulekind.Kind{Name: "multiprobe", Doc: "Multi-probe consistent hashing (Appleton and O'Reilly 2015): one point per node, probes lookups per key.",
+	Params: []rulekind.Param{paramProbes, rulekind.HashParam}, Fixed: []rulekind.Param{paramVNodes.WithDefault("1")}, Mosaic: true,
+	Footprint: rulekind.Footprint{PerKey: func(s placer.RuleSpec) int64 { return max(1, int64(cmp.Or(s.Probes, defaultProbes))/4) },
 		StepPoints: true},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
 		return placer.Checked(NewMultiprobe(s, e))
 	}}
 
-var paramProbes = placer.IntField(placer.Param{Name: "probes", Type: placer.ParamInt, Min: 1, Max: MaxProbes, Default: strconv.Itoa(DefaultProbes),
+var paramProbes = rulekind.IntField(rulekind.Param{Name: "probes", Type: rulekind.ParamInt, Min: 1, Max: maxProbes, Default: strconv.Itoa(defaultProbes),
 	Doc:    "Hashes of each key; the key goes to the node whose point is nearest to any of them.",
 	Suffix: " probes"},
 	func(s *placer.RuleSpec) *int { return &s.Probes })
 
-// DefaultProbes is the probe count of a multiprobe rule that names none:
+// defaultProbes is the probe count of a multiprobe rule that names none:
 // the paper's 21, for a peak-to-mean load of about 1.05.
-const DefaultProbes = 21
+const defaultProbes = 21
 
-// MaxProbes bounds the probe count a rule may ask for.
-const MaxProbes = 64
+// maxProbes bounds the probe count a rule may ask for.
+const maxProbes = 64
 
 // Multiprobe is multi-probe consistent hashing (Appleton & O'Reilly 2015,
 // "Multi-probe consistent hashing", arXiv:1505.00062): every node has a
@@ -67,10 +68,10 @@ type Multiprobe struct {
 func NewMultiprobe(spec placer.RuleSpec, e *placer.Env) (*Multiprobe, error) {
 	k := spec.Probes
 	if k == 0 {
-		k = DefaultProbes
+		k = defaultProbes
 	}
-	if k < 1 || k > MaxProbes {
-		return nil, fmt.Errorf("rule multiprobe: probes = %d must be between 1 and %d", k, MaxProbes)
+	if k < 1 || k > maxProbes {
+		return nil, fmt.Errorf("rule multiprobe: probes = %d must be between 1 and %d", k, maxProbes)
 	}
 	r, err := newRingChecked(placer.RuleSpec{Kind: spec.Kind, Hash: spec.Hash, VNodes: max(spec.VNodes, 1)}, e)
 	if err != nil {

@@ -144,7 +144,7 @@ func (p *Multiprobe) Delta(d *placer.Delta) bool {
 			}
 		}
 	default:
-		stale, ix := c.stale, NewArrivalIndex(c.arrive)
+		stale, ix := c.stale, newArrivalIndex(c.arrive)
 		for i, h := range pos {
 			if stale[owner[i]] || p.GapBound(h, ix) <= dist[i] {
 				redo(i)
@@ -189,15 +189,15 @@ func (p *Multiprobe) Gap(h uint32, q []uint32) uint32 {
 	d := keys.Fmix32(h+0x9e3779b9) | 1
 	m := ^uint32(0)
 	for _, q := range q {
-		m = min(m, ProbeGap(q-h, d, p.K))
+		m = min(m, probeGap(q-h, d, p.K))
 	}
 	return m
 }
 
-// ProbeGap returns min over j < k of a − j·d (mod 2³²): the distance from
+// probeGap returns min over j < k of a − j·d (mod 2³²): the distance from
 // the nearest of k probes, a being the distance from probe 0. Three
 // running minima, one per third of the probes, keep the chains short.
-func ProbeGap(a, d uint32, k int) uint32 {
+func probeGap(a, d uint32, k int) uint32 {
 	m0, m1, m2 := ^uint32(0), ^uint32(0), ^uint32(0)
 	a0, a1, a2 := a, a-d, a-2*d
 	d3 := 3 * d
@@ -215,27 +215,27 @@ func ProbeGap(a, d uint32, k int) uint32 {
 	return min(m0, m1, m2)
 }
 
-// ArrivalIndex finds, for a probe, a lower bound on its distance to the
+// arrivalIndex finds, for a probe, a lower bound on its distance to the
 // next arriving point without a search: the circle is cut into buckets,
 // and a probe whose bucket holds an arrival at or after it gets 0 (its
 // key is probed again), any other the exact distance to the first
 // arrival of a later bucket.
-type ArrivalIndex struct {
+type arrivalIndex struct {
 	Shift uint
 	mask  uint32
 	first []uint32 // first[b]: the first arrival at or after bucket b's start, wrapping; len B+1
 	end   []uint32 // end[b]: 1 + the offset in bucket b of its last arrival, 0 when none
 }
 
-// NewArrivalIndex indexes the arrivals (in ascending order) with at
+// newArrivalIndex indexes the arrivals (in ascending order) with at
 // least 512 buckets per arrival, 2¹² to 2²⁰ buckets.
-func NewArrivalIndex(arrive []uint32) *ArrivalIndex {
+func newArrivalIndex(arrive []uint32) *arrivalIndex {
 	bits := uint(12)
 	for 1<<bits < 512*len(arrive) && bits < 20 {
 		bits++
 	}
 	B := 1 << bits
-	ix := &ArrivalIndex{Shift: 32 - bits, mask: 1<<(32-bits) - 1, first: make([]uint32, B+1), end: make([]uint32, B)}
+	ix := &arrivalIndex{Shift: 32 - bits, mask: 1<<(32-bits) - 1, first: make([]uint32, B+1), end: make([]uint32, B)}
 	for _, q := range arrive {
 		ix.end[q>>ix.Shift] = q&ix.mask + 1
 	}
@@ -252,7 +252,7 @@ func NewArrivalIndex(arrive []uint32) *ArrivalIndex {
 }
 
 // GapBound is a lower bound on gap(h, arrivals) from the index.
-func (p *Multiprobe) GapBound(h uint32, ix *ArrivalIndex) uint32 {
+func (p *Multiprobe) GapBound(h uint32, ix *arrivalIndex) uint32 {
 	d := keys.Fmix32(h+0x9e3779b9) | 1
 	m := ^uint32(0)
 	x := h

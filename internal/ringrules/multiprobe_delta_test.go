@@ -18,7 +18,7 @@ func TestProbeGap(t *testing.T) {
 		for j := range uint32(k) {
 			want = min(want, a-j*d)
 		}
-		if got := ProbeGap(a, d, k); got != want {
+		if got := probeGap(a, d, k); got != want {
 			t.Fatalf("probeGap(%d, %d, %d) = %d, want %d", a, d, k, got, want)
 		}
 	}
@@ -39,7 +39,7 @@ func TestGapBound(t *testing.T) {
 			}
 		}
 		slices.Sort(arrive)
-		ix := NewArrivalIndex(arrive)
+		ix := newArrivalIndex(arrive)
 		for range 50 {
 			h := r.Uint32()
 			exact, bound := p.Gap(h, arrive), p.GapBound(h, ix)
@@ -55,7 +55,7 @@ func TestGapBound(t *testing.T) {
 
 // sharesBucket reports whether a probe of the key at h has an arrival at
 // or after it in its bucket.
-func (p *Multiprobe) sharesBucket(h uint32, arrive []uint32, ix *ArrivalIndex) bool {
+func (p *Multiprobe) sharesBucket(h uint32, arrive []uint32, ix *arrivalIndex) bool {
 	d := keys.Fmix32(h+0x9e3779b9) | 1
 	for j := range uint32(p.K) {
 		x := h + j*d

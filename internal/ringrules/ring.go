@@ -9,19 +9,20 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // RingKind is the ring's registry entry.
-var RingKind = placer.Kind{Name: "ring", Doc: "Consistent-hash ring (Karger et al. 1997): every node gets vnodes points on a 32-bit circle; a key belongs to the first point clockwise from its hash.",
-	Params: []placer.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), placer.HashParam}, Theory: placer.RingTheory,
-	Footprint: placer.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
+var RingKind = rulekind.Kind{Name: "ring", Doc: "Consistent-hash ring (Karger et al. 1997): every node gets vnodes points on a 32-bit circle; a key belongs to the first point clockwise from its hash.",
+	Params: []rulekind.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), rulekind.HashParam}, Theory: rulekind.RingTheory,
+	Footprint: rulekind.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
 		return placer.Checked(newRingChecked(s, e))
 	}}
 
 // paramVNodes is the points per node of the ring rules.
-var paramVNodes = placer.IntField(placer.Param{Name: "vnodes", Type: placer.ParamInt, Min: 1, Max: placer.MaxVNodes,
+var paramVNodes = rulekind.IntField(rulekind.Param{Name: "vnodes", Type: rulekind.ParamInt, Min: 1, Max: placer.MaxVNodes,
 	Doc: "Points per node (per unit of weight) on the ring.",
 	One: "point per node", Many: "points per node"},
 	func(s *placer.RuleSpec) *int { return &s.VNodes })

@@ -4,9 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"strconv"
-
 	"github.com/ringreport/ringreport/internal/nodesfrom"
+	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/timeline"
 
 	"github.com/ringreport/ringreport/internal/text"
@@ -38,11 +37,7 @@ func (p *parser) nodes(n *yaml.Node) ([]timeline.NodeSpec, []*yaml.Node, bool) {
 		return specs, nil, len(p.errs) == before
 	case isInt(n):
 		c, ok := p.limited(n, "nodes", "nodes", p.lim.Nodes, "-max-nodes")
-		specs := make([]timeline.NodeSpec, c)
-		for i := range specs {
-			specs[i].Name = "node-" + strconv.Itoa(i+1)
-		}
-		return specs, nil, ok
+		return sweep.GeneratedNodes(c), nil, ok
 	case n.Kind != yaml.SequenceNode:
 		p.typeError(n, "nodes", want)
 		return nil, nil, false
@@ -143,7 +138,7 @@ func (p *parser) weightedEntry(e *yaml.Node, ctx string) (timeline.NodeSpec, ent
 			ok = ok && good
 		case "weight":
 			n := len(p.errs)
-			ns.Weight, weightOK = p.intIn(f.val, ctx+"weight", 1, MaxWeight)
+			ns.Weight, weightOK = p.intIn(f.val, ctx+"weight", 1, MaxNodeWeight)
 			p.noteWeight(f.val, ns.Weight)
 			weightErrs += len(p.errs) - n
 		case "zone", "rack", "id":

@@ -10,26 +10,23 @@ import (
 	"unicode/utf8"
 
 	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
-	"github.com/ringreport/ringreport/internal/tablerules"
 	"go.yaml.in/yaml/v3"
 )
 
 // Limits on what a scenario may ask of the simulator. A value over a limit
 // is an error that names the limit.
 const (
-	MaxKeys     = 50_000_000            // keys, generated or read from a keys file
-	MaxNodes    = 10_000                // entries in the starting nodes list (or its count)
-	MaxVNodes   = placer.MaxVNodes      // points per unit of weight (rule vnodes, vnodes steps)
-	MaxSteps    = 10_000                // entries in steps
-	MaxReplicas = 64                    // preference-list length (replicas, replicas steps)
-	MaxProbes   = ringrules.MaxProbes   // entries in probes, and a multiprobe rule's probes
-	MaxWeight   = 10_000                // a node's weight
-	MaxM        = tablerules.MaxMaglevM // a maglev rule's table size m
-	MaxNameLen  = 200                   // bytes in a node name, rule label, probe or key prefix
-	MaxNoteLen  = 2000                  // bytes in a step's note
+	MaxKeys       = 50_000_000       // keys, generated or read from a keys file
+	MaxNodes      = 10_000           // entries in the starting nodes list (or its count); at most timeline.MaxNodeIDs distinct names over the steps
+	MaxVNodes     = placer.MaxVNodes // points per unit of weight (rule vnodes, vnodes steps)
+	MaxSteps      = 10_000           // entries in steps
+	MaxReplicas   = 64               // preference-list length (replicas, replicas steps)
+	MaxProbes     = 64               // entries in probes (a multiprobe rule's probes are its own parameter)
+	MaxNodeWeight = 10_000           // a node's weight (a key's request count is keys.MaxKeyWeight)
+	MaxNameLen    = 200              // bytes in a node name, rule label, probe or key prefix
+	MaxNoteLen    = 2000             // bytes in a step's note
 
 	// MaxMarkdownDepth bounds how deeply about's Markdown nests (block
 	// quotes, list items, emphasis, links, open brackets; see

@@ -10,6 +10,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/tablerules"
 	"go.yaml.in/yaml/v3"
 )
@@ -90,7 +91,7 @@ func (p *parser) rule(e *yaml.Node, ctx string) (placer.RuleSpec, bool) {
 		return placer.RuleSpec{}, false
 	}
 	var rs placer.RuleSpec
-	var kind *placer.Kind
+	var kind *rulekind.Kind
 	var typed string // the rule's name as written, an alias or not
 	i := slices.IndexFunc(fs, func(f field) bool { return f.key.Value == "rule" })
 	if i < 0 {
@@ -118,7 +119,7 @@ func (p *parser) rule(e *yaml.Node, ctx string) (placer.RuleSpec, bool) {
 
 // requiredParams reports each parameter the rule needs and the mapping
 // fs (nil for a bare name) does not give.
-func (p *parser) requiredParams(e *yaml.Node, kind *placer.Kind, fs []field, ctx string) bool {
+func (p *parser) requiredParams(e *yaml.Node, kind *rulekind.Kind, fs []field, ctx string) bool {
 	if kind == nil {
 		return true
 	}
@@ -156,7 +157,7 @@ func didYouMean(word string, candidates []string) string {
 
 // ruleParam decodes one key of a rule mapping into rs. kind is nil when
 // the rule's name is missing or unknown.
-func (p *parser) ruleParam(rs *placer.RuleSpec, kind *placer.Kind, f field, ctx string) bool {
+func (p *parser) ruleParam(rs *placer.RuleSpec, kind *rulekind.Kind, f field, ctx string) bool {
 	key := f.key.Value
 	switch {
 	case key == "rule":
@@ -192,7 +193,7 @@ func (p *parser) ruleParam(rs *placer.RuleSpec, kind *placer.Kind, f field, ctx 
 
 // anyParam returns the first declaration of a parameter, to check its
 // value when the rule's name is missing or unknown.
-func anyParam(name string) *placer.Param {
+func anyParam(name string) *rulekind.Param {
 	for i := range registry.Kinds {
 		if p := registry.Kinds[i].Param(name); p != nil {
 			return p
@@ -203,28 +204,28 @@ func anyParam(name string) *placer.Param {
 
 // paramValue validates a rule parameter's value against its declared
 // type and returns it as a scenario writes it.
-func (p *parser) paramValue(n *yaml.Node, param placer.Param, ctx string) (string, bool) {
+func (p *parser) paramValue(n *yaml.Node, param rulekind.Param, ctx string) (string, bool) {
 	what := ctx + param.Name
 	switch param.Type {
-	case placer.ParamInt:
+	case rulekind.ParamInt:
 		v, ok := p.intIn(n, what, param.Min, param.Max)
 		if param.Name == "vnodes" {
 			p.noteVNodes(n, v)
 		}
 		return strconv.Itoa(v), ok
-	case placer.ParamPrime:
+	case rulekind.ParamPrime:
 		v, ok := p.prime(n, what, param.Min, param.Max)
 		return strconv.Itoa(v), ok
-	case placer.ParamFloat:
+	case rulekind.ParamFloat:
 		v, ok := p.positive(n, what)
 		if ok && param.Max > 0 && v > float64(param.Max) {
 			p.errorf(n, "%s must be at most %d; got %s", what, param.Max, n.Value)
 			return "", false
 		}
 		return strconv.FormatFloat(v, 'f', -1, 64), ok
-	case placer.ParamCounts:
+	case rulekind.ParamCounts:
 		return p.counts(n, what, param.Min, param.Max)
-	case placer.ParamBool:
+	case rulekind.ParamBool:
 		var b bool
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&b) != nil {
 			p.typeError(n, what, "true or false")
@@ -233,7 +234,7 @@ func (p *parser) paramValue(n *yaml.Node, param placer.Param, ctx string) (strin
 		return strconv.FormatBool(b), true
 	}
 	s, ok := p.str(n, what)
-	if ok && param.Type == placer.ParamString {
+	if ok && param.Type == rulekind.ParamString {
 		if err := param.Check(s); err != nil {
 			p.errorf(n, "%s%v", ctx, err)
 			return "", false

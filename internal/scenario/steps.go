@@ -197,7 +197,7 @@ func (p *parser) weights(v *yaml.Node, ctx string) ([]timeline.NodeSpec, []*yaml
 	var entries []*yaml.Node
 	for _, f := range fs {
 		name, ok1 := p.nodeName(f.key, ctx)
-		w, ok2 := p.intIn(f.val, fmt.Sprintf("%sweight of %q", ctx, clip(f.key.Value)), 1, MaxWeight)
+		w, ok2 := p.intIn(f.val, fmt.Sprintf("%sweight of %q", ctx, clip(f.key.Value)), 1, MaxNodeWeight)
 		p.noteWeight(f.val, w)
 		if ok1 && ok2 {
 			specs = append(specs, timeline.NodeSpec{Name: name, Weight: w})

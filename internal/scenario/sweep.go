@@ -7,6 +7,7 @@ import (
 	"github.com/ringreport/ringreport/internal/cost"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
+	"github.com/ringreport/ringreport/internal/tablerules"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"go.yaml.in/yaml/v3"
@@ -182,7 +183,7 @@ func (p *parser) sweepValue(e *yaml.Node, param, ctx string) (float64, bool) {
 	case sweep.Nodes:
 		v, ok = p.intIn(e, ctx+" value", 1, MaxNodes)
 	case sweep.M:
-		v, ok = p.prime(e, "sweep: m", 2, MaxM)
+		v, ok = p.prime(e, "sweep: m", 2, tablerules.MaxMaglevM)
 	case sweep.Replicas:
 		v, ok = p.intIn(e, ctx+" value", 1, MaxReplicas)
 	case sweep.Epsilon:

@@ -13,7 +13,7 @@ import (
 // weightedKeys splits the key,weight lines of a keys file (data, whose
 // non-blank lines are lines) into keys and request counts. The key is
 // everything before the last comma, taken literally; the weight, spaces
-// around it trimmed, is a whole number from 0 to sim.MaxWeight. A first
+// around it trimmed, is a whole number from 0 to keys.MaxKeyWeight. A first
 // line "key,weight" (any case) is a header and skipped. The first bad line
 // is reported by its line number in the file, with how many more there
 // are; counts that are all 0 are an error too.
@@ -48,7 +48,7 @@ func (p *parser) weightedKeys(n *yaml.Node, rel string, data []byte, lines []str
 			more = " (and " + text.Count(bad-1) + " more bad " + plural(bad-1, "line", "lines") + ")"
 		}
 		p.errorf(n, "keys file %q: %s%s; each line of a weighted keys file is key,weight with a whole number of requests from 0 to %s, such as user:42,1500",
-			rel, first, more, text.Count(keys.MaxWeight))
+			rel, first, more, text.Count(keys.MaxKeyWeight))
 	case len(list) == 0:
 		p.errorf(n, "keys file %q holds no keys; put one key,weight line per key", rel)
 	case total == 0:
@@ -80,7 +80,7 @@ func splitWeighted(line string) (uint32, string) {
 		return 0, "has the weight " + clip(raw) + ", above the largest"
 	case err != nil:
 		return 0, "has the weight " + strconv.Quote(clip(raw)) + ", which is not a whole number"
-	case v > keys.MaxWeight:
+	case v > keys.MaxKeyWeight:
 		return 0, "has the weight " + text.Count(int(v)) + ", above the largest"
 	}
 	return uint32(v), ""

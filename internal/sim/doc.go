@@ -17,7 +17,9 @@
 //     ideal moves, replica changes, a fingerprint and exact recurrences.
 //
 // What only figures draw from a Result (key positions on a wheel, arcs,
-// notable members) is derived in internal/figdata, not here.
+// notable members) is derived in internal/figdata, not here; the
+// changed-key strips are counted here, where every moved key is seen,
+// into internal/strips, which says what a cell is and how it is shaded.
 //
 // Counts are integers. Floating-point figures (Balance) are derived from
 // them at the edge, for presentation. Nothing here reads files, the

@@ -6,7 +6,3 @@ package sim
 // HistoryBytesPerKey is the bytes per key of one undo log of the
 // recurrence checks (see history.go).
 const HistoryBytesPerKey = historyBytesPerKey
-
-// StripCells is the number of cells of a step's changed-key strip over k
-// keys.
-func StripCells(k int) int { return stripCells(k) }

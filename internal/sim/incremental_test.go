@@ -183,24 +183,3 @@ func wantPoints(p placer.Placer, st *timeline.State) int {
 	}
 	return n
 }
-
-// TestStripIndexExact: the multiply-shift cell index equals ⌊g·n/K⌋.
-func TestStripIndexExact(t *testing.T) {
-	for _, k := range []int{1, 2, 3, 7, 2047, 2048, 2049, 4096, 100_003, 1 << 20, 50_000_000, 1<<26 + 1} {
-		s := newStripIndex(k)
-		n := uint64(stripCells(k))
-		for _, g := range []int{0, 1, k / 3, k / 2, k - 2, k - 1} {
-			if g < 0 {
-				continue
-			}
-			if got, want := s.Of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
-				t.Errorf("K=%d g=%d: cell %d, want %d", k, g, got, want)
-			}
-		}
-		for g := 0; g < k && g < 1<<16; g++ {
-			if got, want := s.Of(uint32(g)), int(uint64(g)*n/uint64(k)); got != want {
-				t.Fatalf("K=%d g=%d: cell %d, want %d", k, g, got, want)
-			}
-		}
-	}
-}

@@ -2,8 +2,9 @@ package sim
 
 // This file is the metric table: every per-step, per-rule figure a
 // replay reports is one Metric in Metrics, and steps.csv, data.json,
-// expect: and the schema read it from here. Adding a metric is one entry
-// and the StepResult field it reads.
+// expect:, the schema and report.md's step table read it from here.
+// Adding a metric is one entry and the StepResult field it reads; its
+// Column, if any, puts it in the step table.
 
 // MetricKind is how a metric's value is written.
 type MetricKind uint8
@@ -28,9 +29,38 @@ type Metric struct {
 	// Requests says it needs keys with request counts; it is empty (CSV)
 	// or absent (JSON) without them.
 	Requests bool
-	// value computes the metric; a Hex metric's bits are in N.
-	value func(a *At) Value
+	// Column, when not nil, is the metric's column in report.md's table
+	// of each step, in table order.
+	Column *Column
+	// Compute computes the metric; a Hex metric's bits are in N.
+	Compute func(a *At) Value
 }
+
+// Column is how report.md's step table shows a metric: a Count as a
+// whole number ("—" where it is not defined), a Fraction as a percentage
+// or with three decimals, a StepRef in words ("returns to the placement
+// of step 3", "—" for none).
+type Column struct {
+	// Heading is the column's heading.
+	Heading string
+	// Percent writes a Fraction as a percentage, 12.3%, instead of 0.123.
+	Percent bool
+	// Shown says when the table has the column.
+	Shown Shown
+}
+
+// Shown says when report.md's step table has a metric's column.
+type Shown uint8
+
+// The conditions of Column.Shown. A group other than ShowAlways and
+// ShowWithReplicas is shown, all its columns together, in a scenario
+// where one of its metrics is not zero at some step of some rule.
+const (
+	ShowAlways       Shown = iota
+	ShowWithReplicas       // at a step whose preference lists, before or after it, are longer than one
+	ShowWithHealth         // the availability counts (below quorum, unavailable, zone collisions)
+	ShowWithUnits          // the repartitioned keys (Kafka partitions, Elasticsearch shards)
+)
 
 // Value is a metric's value at one step of one rule: N for counts, steps
 // and bits, F for fractions. OK is false where the metric does not apply
@@ -43,7 +73,7 @@ type Value struct {
 }
 
 // Value returns the metric at a.
-func (m Metric) Value(a *At) Value { return m.value(a) }
+func (m Metric) Value(a *At) Value { return m.Compute(a) }
 
 // At is one rule's step, with its balance figures computed once for all
 // the metrics read from it.
@@ -83,51 +113,69 @@ func request(f func(a *At) Value) func(*At) Value {
 // Metrics are the per-step metrics, in steps.csv's column order.
 var Metrics = []Metric{
 	{Name: "moved", Doc: "keys whose owner (first choice) changed in this step", Expect: true,
-		value: count(func(s *StepResult) int { return s.Moved })},
+		Column:  &Column{Heading: "Moved"},
+		Compute: count(func(s *StepResult) int { return s.Moved })},
 	{Name: "moved_fraction", Kind: Fraction, Doc: "moved / K", Expect: true,
-		value: frac(func(a *At) float64 { return float64(a.S.Moved) / float64(a.Res.Keys.Len()) })},
+		Column:  &Column{Heading: "Moved %", Percent: true},
+		Compute: frac(func(a *At) float64 { return float64(a.S.Moved) / float64(a.Res.Keys.Len()) })},
 	{Name: "needed", Doc: "½·Σ|B_i − A_i|: the fewest moves that reach this rule's own new loads, a floor for moved", Expect: true,
-		value: count(func(s *StepResult) int { return s.Needed })},
+		Column:  &Column{Heading: "Needed"},
+		Compute: count(func(s *StepResult) int { return s.Needed })},
 	{Name: "collateral", Doc: "moved − needed: keys moved between nodes whose loads did not require it", Expect: true,
-		value: count(func(s *StepResult) int { return s.Collateral() })},
+		Column:  &Column{Heading: "Collateral"},
+		Compute: count(func(s *StepResult) int { return s.Collateral() })},
 	{Name: "ideal", Doc: "the fewest moves that take the previous step's loads to a perfectly even split of the new live set; not a floor for a rule, which may stay uneven and move less", Expect: true,
-		value: count(func(s *StepResult) int { return s.Ideal })},
+		Column:  &Column{Heading: "Ideal"},
+		Compute: count(func(s *StepResult) int { return s.Ideal })},
 	{Name: "peak_to_mean", Kind: Fraction, Doc: "the most loaded node's load over its fair share", Expect: true,
-		value: frac(func(a *At) float64 { return a.B.PeakToMean })},
+		Compute: frac(func(a *At) float64 { return a.B.PeakToMean })},
 	{Name: "worst_deviation", Kind: Fraction, Doc: "the largest |load − fair share| / fair share over live nodes", Expect: true,
-		value: frac(func(a *At) float64 { return a.B.WorstDeviation })},
+		Column:  &Column{Heading: "Worst deviation", Percent: true},
+		Compute: frac(func(a *At) float64 { return a.B.WorstDeviation })},
 	{Name: "cv", Kind: Fraction, Doc: "the coefficient of variation of the loads relative to the fair shares", Expect: true,
-		value: frac(func(a *At) float64 { return a.B.CV })},
+		Column:  &Column{Heading: "cv"},
+		Compute: frac(func(a *At) float64 { return a.B.CV })},
 	{Name: "noise_cv", Kind: Fraction, Doc: "√((n−1)/K) with equal weights: the cv a perfectly random even split shows", Expect: true,
-		value: frac(func(a *At) float64 { return a.B.NoiseCV })},
+		Column:  &Column{Heading: "Noise cv"},
+		Compute: frac(func(a *At) float64 { return a.B.NoiseCV })},
 	{Name: "total_moved", Doc: "the running total of moved since step 0", Expect: true,
-		value: count(func(s *StepResult) int { return s.TotalMoved })},
+		Column:  &Column{Heading: "Total moved"},
+		Compute: count(func(s *StepResult) int { return s.TotalMoved })},
 	{Name: "fingerprint", Kind: Hex, Doc: "a 64-bit hash of the owner assignment; equal assignments have equal fingerprints",
-		value: func(a *At) Value { return Value{N: int64(a.S.Fingerprint), OK: true} }},
+		Compute: func(a *At) Value { return Value{N: int64(a.S.Fingerprint), OK: true} }},
 	{Name: "recurs", Kind: StepRef, Doc: "the earliest earlier step with an identical assignment, or none", Expect: true,
-		value: func(a *At) Value { return Value{N: int64(a.S.Recurs), OK: a.S.Recurs >= 0} }},
+		Column:  &Column{Heading: "Recurrence"},
+		Compute: func(a *At) Value { return Value{N: int64(a.S.Recurs), OK: a.S.Recurs >= 0} }},
 	{Name: "replica_moved", Doc: "keys whose set of replica nodes changed", Expect: true,
-		value: count(func(s *StepResult) int { return s.ReplicaMoved })},
+		Column:  &Column{Heading: "Replica sets changed", Shown: ShowWithReplicas},
+		Compute: count(func(s *StepResult) int { return s.ReplicaMoved })},
 	{Name: "copies", Doc: "replica copies that had to be created: per key, the nodes of its new set that were not in its old one", Expect: true,
-		value: count(func(s *StepResult) int { return s.Copies })},
+		Column:  &Column{Heading: "Copies", Shown: ShowWithReplicas},
+		Compute: count(func(s *StepResult) int { return s.Copies })},
 	{Name: "under_replicated", Doc: "keys with fewer than R live distinct nodes", Expect: true,
-		value: count(func(s *StepResult) int { return s.UnderReplicated })},
+		Column:  &Column{Heading: "Under-replicated", Shown: ShowWithReplicas},
+		Compute: count(func(s *StepResult) int { return s.UnderReplicated })},
 	{Name: "moved_requests", Doc: "the requests of the keys that moved", Expect: true, Requests: true,
-		value: request(func(a *At) Value { return Value{N: a.S.MovedRequests, OK: true} })},
+		Compute: request(func(a *At) Value { return Value{N: a.S.MovedRequests, OK: true} })},
 	{Name: "request_peak_to_mean", Kind: Fraction, Doc: "peak_to_mean of the nodes' requests", Expect: true, Requests: true,
-		value: request(func(a *At) Value { return Value{F: a.RB.PeakToMean, OK: true} })},
+		Compute: request(func(a *At) Value { return Value{F: a.RB.PeakToMean, OK: true} })},
 	{Name: "request_worst_deviation", Kind: Fraction, Doc: "worst_deviation of the nodes' requests", Expect: true, Requests: true,
-		value: request(func(a *At) Value { return Value{F: a.RB.WorstDeviation, OK: true} })},
+		Compute: request(func(a *At) Value { return Value{F: a.RB.WorstDeviation, OK: true} })},
 	{Name: "below_quorum", Doc: "keys with fewer than a quorum, ⌊R/2⌋ + 1, of live replicas", Expect: true,
-		value: count(func(s *StepResult) int { return s.BelowQuorum })},
+		Column:  &Column{Heading: "Below quorum", Shown: ShowWithHealth},
+		Compute: count(func(s *StepResult) int { return s.BelowQuorum })},
 	{Name: "unavailable", Doc: "keys with no live replica (a profile's key whose product does not move it)", Expect: true,
-		value: count(func(s *StepResult) int { return s.Unavailable })},
+		Column:  &Column{Heading: "Unavailable", Shown: ShowWithHealth},
+		Compute: count(func(s *StepResult) int { return s.Unavailable })},
 	{Name: "zone_collisions", Doc: "keys with two replicas in one zone while as many zones as replicas are live", Expect: true,
-		value: count(func(s *StepResult) int { return s.ZoneCollisions })},
+		Column:  &Column{Heading: "Zone collisions", Shown: ShowWithHealth},
+		Compute: count(func(s *StepResult) int { return s.ZoneCollisions })},
 	{Name: "repartitioned", Doc: "keys whose Kafka partition or Elasticsearch shard changed", Expect: true,
-		value: count(func(s *StepResult) int { return s.Repartitioned })},
+		Column:  &Column{Heading: "Repartitioned", Shown: ShowWithUnits},
+		Compute: count(func(s *StepResult) int { return s.Repartitioned })},
 	{Name: "optimum", Doc: "the classic optimum of a step that changes fair shares (add, remove, fail, recover, weight): the joining nodes' fair share, the keys the leaving nodes held, or a weight change's shift of fair shares; none at step 0 and at vnodes, replicas, partitions and shards steps", Expect: true,
-		value: func(a *At) Value { n, ok := a.Res.Optimum(a.R, a.I); return Value{N: int64(n), OK: ok} }},
+		Column:  &Column{Heading: "Optimum"},
+		Compute: func(a *At) Value { n, ok := a.Res.Optimum(a.R, a.I); return Value{N: int64(n), OK: ok} }},
 }
 
 // MetricNames lists the metrics expect: may bound, in table order.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/haproxy"
+	"github.com/ringreport/ringreport/internal/rulekind"
 )
 
 // TestProfilesThroughTheReplay checks the generic placer: for every
@@ -32,7 +33,7 @@ func TestProfilesThroughTheReplay(t *testing.T) {
 				Steps: []timeline.Step{add("10.0.0.5:11211"), fail("10.0.0.2:11211"), recover_("10.0.0.2:11211"),
 					{Op: timeline.OpWeight, Nodes: []timeline.NodeSpec{{Name: "10.0.0.3:11212", Weight: 1}}}, remove("10.0.0.1:11211")}}
 			res := mustReplay(t, s)
-			rule, err := k.Profile.New(placer.WithDefaults(k.Params, s.Rules[0]))
+			rule, err := k.Profile.New(rulekind.WithDefaults(k.Params, s.Rules[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +82,7 @@ func TestProfilesThroughTheReplay(t *testing.T) {
 
 // required gives every required parameter of k a value: its maximum,
 // capped at 12 (a topic of 12 partitions).
-func required(k placer.Kind) map[string]string {
+func required(k rulekind.Kind) map[string]string {
 	opts := map[string]string{}
 	for _, p := range k.Params {
 		if p.Required {
@@ -97,7 +98,7 @@ func required(k placer.Kind) map[string]string {
 // keys as the package does with no options.
 func TestHAProxyDefaultAvalanche(t *testing.T) {
 	k := registry.KindOf("haproxy")
-	r, err := k.Profile.New(placer.WithDefaults(k.Params, placer.RuleSpec{Kind: "haproxy"}))
+	r, err := k.Profile.New(rulekind.WithDefaults(k.Params, placer.RuleSpec{Kind: "haproxy"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/ringrules"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -54,12 +55,12 @@ func TestRingAddMovesOnlyToNewNode(t *testing.T) {
 		}
 		lit := 0
 		for _, c := range sr.Strip.KeyOrder {
-			if c != 0 && c.Reason() != ReasonGained {
+			if c != 0 && c.Reason() != strips.ReasonGained {
 				t.Fatalf("step %d: a cell shows keys moved for reason %d", i, c.Reason())
 			}
-			lit += c.Level() / ShadeLevels // one key per cell: all of it or nothing
+			lit += c.Level() / strips.ShadeLevels // one key per cell: all of it or nothing
 		}
-		if got := sr.Strip.Moved; got != [NumReasons]int{ReasonGained: sr.Moved} || lit != sr.Moved {
+		if got := sr.Strip.Moved; got != [strips.NumReasons]int{strips.ReasonGained: sr.Moved} || lit != sr.Moved {
 			t.Errorf("step %d: strip counts %v moved keys in %d lit cells, want %d gained", i, got, lit, sr.Moved)
 		}
 	}
@@ -209,41 +210,13 @@ func TestWithoutFigureData(t *testing.T) {
 		if sr.Points == nil || sr.Strip.KeyOrder == nil && j > 0 {
 			t.Errorf("step %d: the original lost its figure data", j)
 		}
-		sr.Strip, sr.Arcs, sr.Points = Strip{}, nil, nil
+		sr.Strip, sr.Arcs, sr.Points = strips.Strip{}, nil, nil
 		if !reflect.DeepEqual(got, sr) {
 			t.Errorf("step %d differs beyond figure data:\n%+v\n%+v", j, got, sr)
 		}
 	}
 	if lean.Keys != res.Keys || lean.Timeline != res.Timeline || lean.Scenario != res.Scenario {
 		t.Error("the copy does not share the inputs")
-	}
-}
-
-// TestShade: a cell's shade is its commonest reason (the first of equals)
-// and its moved share in 64ths, rounded to the nearest, at least one
-// when anything moved.
-func TestShade(t *testing.T) {
-	for _, tc := range []struct {
-		c             Cell
-		keys          int
-		reason, level int
-	}{
-		{Cell{}, 10, 0, 0},
-		{Cell{0, 0, 1}, 1, ReasonCollateral, 64},
-		{Cell{1, 0, 0}, 489, ReasonGained, 1},          // 0.13 of a 64th: at least 1
-		{Cell{0, 100, 23}, 489, ReasonForced, 16},      // 123/489 = 16.1/64
-		{Cell{0, 61, 61}, 488, ReasonForced, 16},       // 122/488 = 16/64 exactly; a tie goes to forced
-		{Cell{200, 0, 289}, 489, ReasonCollateral, 64}, // all of it
-		{Cell{8, 0, 0}, 49, ReasonGained, 10},          // 8/49 = 10.45/64
-		{Cell{9, 0, 0}, 48, ReasonGained, 12},          // 9/48 = 12/64 exactly
-		{Cell{3, 0, 0}, 256, ReasonGained, 1},          // 3/256 = 0.75/64
-		{Cell{6, 0, 0}, 256, ReasonGained, 2},          // 6/256 = 1.5/64: halves up
-		{Cell{487, 0, 0}, 489, ReasonGained, 64},       // 63.74/64
-	} {
-		s := shadeOf(tc.c, tc.keys)
-		if s.Reason() != tc.reason || s.Level() != tc.level || (s == 0) != (tc.level == 0) {
-			t.Errorf("shadeOf(%v, %d) = reason %d, level %d; want %d, %d", tc.c, tc.keys, s.Reason(), s.Level(), tc.reason, tc.level)
-		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -80,7 +81,7 @@ type StepResult struct {
 	// Probes holds the scenario's probes, in scenario order.
 	Probes []Probe
 	// Strip says which keys moved and why, as the strips figure shows it.
-	Strip Strip
+	Strip strips.Strip
 	// Arcs is the ownership of the circle after the step, or nil for the
 	// point rules (ring, ketama, bounded), whose arcs follow from Points
 	// and the live members: read them with Result.Arcs.
@@ -96,7 +97,7 @@ type StepResult struct {
 	Requests []int64
 	// counts are the exact counts Strip was shaded from, kept only when
 	// a test asks (replayOptions.counts).
-	counts *stripCounts
+	counts *strips.Counts
 	// MovedRequests is the summed weight of the moved keys (0 unweighted).
 	MovedRequests int64
 	// Transfers lists the moved keys by old and new owner: one entry per
@@ -138,135 +139,7 @@ type Probe struct {
 	Owners []timeline.NodeID
 }
 
-// Why a key moved; the zero value means it did not.
-const (
-	ReasonGained     = iota // the new owner joined or recovered in this step
-	ReasonForced            // the old owner left or failed in this step
-	ReasonCollateral        // both owners were live before and after
-	NumReasons
-)
-
-// MaxStripCells is the most cells a strip keeps; beyond it cells become
-// bins of consecutive keys.
-const MaxStripCells = 2048
-
-// Strip is a step's moved keys as the strips figure draws them: cell by
-// cell in two orders, each cell shaded by why its keys moved and by how
-// many did. With K ≤ MaxStripCells each cell is one key; otherwise key g
-// (0-based, in the strip's order) of K falls in cell ⌊g·n/K⌋ of n. A
-// shade is one byte, where counts by reason took twelve: over a hundred
-// steps of five rules that is 2 MB rather than 24.
-type Strip struct {
-	// KeyOrder cells follow generation order (the keys file order).
-	KeyOrder []Shade
-	// HashOrder cells follow the rule's position order.
-	HashOrder []Shade
-	// Moved counts the step's moved keys by reason.
-	Moved [NumReasons]int
-}
-
-// Shade is what a strip shows of one cell: the reason most of its moved
-// keys moved for (the first of equals, in reason order) and the share of
-// its keys that moved, in ShadeLevels steps (Level). The zero Shade is a
-// cell where nothing moved.
-type Shade uint8
-
-// ShadeLevels is how finely a Shade keeps a cell's moved share: Level is
-// the share in 64ths, so that a figure can paint a cell in proportion to
-// it (17% looks like 17% at any key count) and no cell's share is off by
-// more than 1/128 but for the smallest (see shadeOf).
-const ShadeLevels = 64
-
-// Every level of every reason fits in a Shade.
-var _ = [1]int{}[(NumReasons*ShadeLevels)>>8]
-
-// Level returns the share of the cell's keys that moved, in
-// 1/ShadeLevels: 0 when none did, otherwise moved·ShadeLevels/keys
-// rounded to the nearest whole (halves up) and at least 1, so that a cell
-// where anything moved never reads as unchanged; ShadeLevels when all
-// did, and a cell of one key that moved is all of it.
-func (s Shade) Level() int {
-	if s == 0 {
-		return 0
-	}
-	return int(s-1)%ShadeLevels + 1
-}
-
-// Reason returns the commonest reason of the cell's moves.
-func (s Shade) Reason() int {
-	if s == 0 {
-		return 0
-	}
-	return int(s-1) / ShadeLevels
-}
-
-// ShadeLevel is the Level of a cell of keys keys (≥ 1) of which moved
-// moved: 0 for none, else round(moved·ShadeLevels/keys), at least 1.
-func ShadeLevel(moved, keys int) int {
-	if moved <= 0 {
-		return 0
-	}
-	return min(max((2*ShadeLevels*moved+keys)/(2*keys), 1), ShadeLevels)
-}
-
-// shadeOf shades a cell of keys keys whose moved keys count c by reason.
-func shadeOf(c Cell, keys int) Shade {
-	sum, reason := 0, 0
-	for r, v := range c {
-		sum += int(v)
-		if v > c[reason] {
-			reason = r
-		}
-	}
-	if sum == 0 {
-		return 0
-	}
-	return Shade(1 + ShadeLevels*reason + ShadeLevel(sum, keys) - 1)
-}
-
-// Cell counts the moved keys of one strip cell by reason.
-type Cell [NumReasons]uint32
-
-// stripCounts is a step's strip as the tracker counts it: moved keys by
-// reason, cell by cell, in the two orders of Strip.
-type stripCounts struct {
-	KeyOrder, HashOrder []Cell
-}
-
-func newStripCounts(k int) *stripCounts {
-	c := stripCells(k)
-	return &stripCounts{KeyOrder: make([]Cell, c), HashOrder: make([]Cell, c)}
-}
-
-// shade returns the Strip of the counts, over k keys.
-func (c *stripCounts) shade(k int) Strip {
-	n := len(c.KeyOrder)
-	s := Strip{KeyOrder: make([]Shade, n), HashOrder: make([]Shade, n)}
-	for j := range n {
-		keys := CellKeys(j, n, k)
-		s.KeyOrder[j] = shadeOf(c.KeyOrder[j], keys)
-		s.HashOrder[j] = shadeOf(c.HashOrder[j], keys)
-		for r, v := range c.HashOrder[j] {
-			s.Moved[r] += int(v)
-		}
-	}
-	return s
-}
-
-// clear zeroes every count.
-func (c *stripCounts) clear() {
-	clear(c.KeyOrder)
-	clear(c.HashOrder)
-}
-
-// CellKeys returns how many keys cell c of n cells holds, out of k keys:
-// the g with ⌊g·n/k⌋ = c.
-func CellKeys(c, n, k int) int { return ceilDiv((c+1)*k, n) - ceilDiv(c*k, n) }
-
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
-
-// stripCells returns the number of cells of a strip over k keys.
-func stripCells(k int) int { return min(k, MaxStripCells) }
 
 // WithoutFigureData returns a copy of r without what only figures draw:
 // every step's Strip, Arcs and Points. Everything else is shared with r,
@@ -280,7 +153,7 @@ func (r *Result) WithoutFigureData() *Result {
 	for i, rr := range r.Rules {
 		steps := make([]StepResult, len(rr.Steps))
 		for j, sr := range rr.Steps {
-			sr.Strip, sr.Arcs, sr.Points = Strip{}, nil, nil
+			sr.Strip, sr.Arcs, sr.Points = strips.Strip{}, nil, nil
 			steps[j] = sr
 		}
 		out.Rules[i] = RuleResult{Spec: rr.Spec, Steps: steps}

@@ -1,11 +1,9 @@
 package sim
 
 import (
-	"math/bits"
-	"slices"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -31,7 +29,7 @@ type tracker struct {
 	total    int
 	seen     map[uint64][]int // fingerprint → distinct steps having it
 	hist     history
-	cells    stripIndex
+	cells    strips.Index
 	w        []uint32 // key weights by canonical index, or nil
 	reqs     []int64  // request loads of cur, by NodeID, when weighted
 	pairs    pairCounter
@@ -39,7 +37,7 @@ type tracker struct {
 	// strip counts the step's moved keys; every step reuses it, zeroed
 	// when the step's Strip is shaded from it (shadeStrip). With
 	// keepCounts, each StepResult keeps a copy (replayOptions.counts).
-	strip      *stripCounts
+	strip      *strips.Counts
 	keepCounts bool
 	// noStrips leaves every StepResult's Strip empty (metricsOnly): the
 	// counts are still taken, by the same loops, and cleared unshaded.
@@ -55,10 +53,10 @@ func newTracker(res *Result, rank []uint32) *tracker {
 		t.nodeHash = append(t.nodeHash, keys.NameHash64(name))
 	}
 	t.hist = newHistory(t.k)
-	t.cells = newStripIndex(t.k)
+	t.cells = strips.NewIndex(t.k)
 	t.w = res.Keys.Weight
 	t.pairs = newPairCounter(len(t.nodeHash))
-	t.strip = newStripCounts(t.k)
+	t.strip = strips.NewCounts(t.k)
 	return t
 }
 
@@ -106,14 +104,14 @@ func (t *tracker) term(k int, o timeline.NodeID) uint64 {
 // counts when the tracker keeps them, and zeroes them for the next step.
 func (t *tracker) shadeStrip(sr *StepResult) {
 	if t.noStrips {
-		t.strip.clear()
+		t.strip.Clear()
 		return
 	}
-	sr.Strip = t.strip.shade(t.k)
+	sr.Strip = t.strip.Shade(t.k)
 	if t.keepCounts {
-		sr.counts = &stripCounts{KeyOrder: slices.Clone(t.strip.KeyOrder), HashOrder: slices.Clone(t.strip.HashOrder)}
+		sr.counts = t.strip.Clone()
 	}
-	t.strip.clear()
+	t.strip.Clear()
 }
 
 // begin starts step i's accumulator.
@@ -216,12 +214,12 @@ func (t *tracker) move(acc *stepAcc, k int, old, cur timeline.NodeID) {
 	t.loads[old]--
 	t.loads[cur]++
 	t.fp += t.term(k, cur) - t.term(k, old)
-	why := ReasonCollateral
+	why := strips.ReasonCollateral
 	switch {
 	case !acc.after[old]:
-		why = ReasonForced
+		why = strips.ReasonForced
 	case !acc.before[cur]:
-		why = ReasonGained
+		why = strips.ReasonGained
 	}
 	acc.sr.Moved++
 	strip := t.strip
@@ -317,39 +315,11 @@ func halfAbsDiff(a, b []int) int {
 	return sum / 2
 }
 
-// stripIndex maps a key's place g in a strip's order to its cell
-// ⌊g·n/K⌋ with a multiply instead of a division (Lemire, Kaser, Kurz,
-// "Faster Remainder by Direct Computation", 2019, with m = ⌈2⁶⁴/K⌉: exact
-// for numerators below 2^(64−⌈log₂K⌉), which g < K and n ≤ 2¹¹ keep for
-// every K up to 2²⁶, beyond the largest key set a scenario may ask for).
-type stripIndex struct {
-	n uint64 // cells
-	k uint64 // keys
-	m uint64 // ⌈2⁶⁴/K⌉, or 0 to divide (K = 1 or K > 2²⁶)
-}
-
-func newStripIndex(k int) stripIndex {
-	s := stripIndex{n: uint64(stripCells(k)), k: uint64(k)}
-	if k > 1 && k <= 1<<26 {
-		s.m = ^uint64(0)/uint64(k) + 1
-	}
-	return s
-}
-
-// Of returns the cell of place g.
-func (s stripIndex) Of(g uint32) int {
-	if s.m == 0 {
-		return int(uint64(g) * s.n / s.k)
-	}
-	hi, _ := bits.Mul64(s.m, uint64(g)*s.n)
-	return int(hi)
-}
-
 // stripOffsets returns, for every key, the offset stripStride·⌊g·n/K⌋ of
 // the strip cell of its place g in a strip's order (see Strip), so that
 // the tracker counts a moved key with one load rather than a multiply.
 func stripOffsets(places []uint32) []uint16 {
-	cells := newStripIndex(len(places))
+	cells := strips.NewIndex(len(places))
 	out := make([]uint16, len(places))
 	for k, g := range places {
 		out[k] = uint16(cells.Of(g) * stripStride)
@@ -358,4 +328,4 @@ func stripOffsets(places []uint32) []uint16 {
 }
 
 // The largest offset stripOffsets writes fits a uint16.
-var _ = [1]int{}[(MaxStripCells*stripStride-1)>>16]
+var _ = [1]int{}[(strips.MaxCells*stripStride-1)>>16]

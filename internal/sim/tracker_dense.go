@@ -2,6 +2,7 @@ package sim
 
 import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
+import "github.com/ringreport/ringreport/internal/strips"
 
 // The tracker's path for a whole single-replica step that moves a large
 // share of the keys (modulo at every step, jump when it renumbers). The
@@ -30,7 +31,7 @@ func (t *tracker) movesDense(acc *stepAcc, owners []timeline.NodeID) {
 		if t.rank == nil && t.w == nil {
 			for base := lo; base < hi; base += maxCountAll {
 				n := m.countAll(base, min(base+maxCountAll, hi))
-				for r := range NumReasons {
+				for r := range strips.NumReasons {
 					ho[c][r] += uint32(n >> (16 * r) & 0xffff)
 				}
 			}
@@ -42,9 +43,9 @@ func (t *tracker) movesDense(acc *stepAcc, owners []timeline.NodeID) {
 			if t.rank != nil {
 				m.hashOrder(moved, t.rank, t.cells, ho)
 			} else {
-				ho[c][ReasonForced] += nF
-				ho[c][ReasonCollateral] += nC
-				ho[c][ReasonGained] += uint32(len(moved)) - nF - nC
+				ho[c][strips.ReasonForced] += nF
+				ho[c][strips.ReasonCollateral] += nC
+				ho[c][strips.ReasonGained] += uint32(len(moved)) - nF - nC
 			}
 			if t.w != nil {
 				m.requests(moved, t.w, &t.pairs)
@@ -132,13 +133,13 @@ const maxCountAll = 1<<16 - 1
 
 // reasonSame is the reason countAll gives a key that did not move: its
 // bits are forced's and collateral's both, and it counts as neither.
-const reasonSame = ReasonForced | ReasonCollateral
+const reasonSame = strips.ReasonForced | strips.ReasonCollateral
 
-var _ = [1]int{}[reasonSame-NumReasons]
+var _ = [1]int{}[reasonSame-strips.NumReasons]
 
 // hashOrder counts the moved keys into the HashOrder strip by their rank
 // in the rule's order.
-func (m *pairMoves) hashOrder(moved []uint32, rank []uint32, cells stripIndex, ho []Cell) {
+func (m *pairMoves) hashOrder(moved []uint32, rank []uint32, cells strips.Index, ho []strips.Cell) {
 	for _, k := range moved {
 		ho[cells.Of(rank[k])][m.pairs[int(m.cur[k])<<pairShift|int(m.owners[k])]&3]++
 	}
@@ -169,7 +170,7 @@ func (m *pairMoves) flush(p *pairCounter) int {
 }
 
 // The r&1 and r>>1 of count, by reason.
-var _ = [1]int{}[ReasonGained|ReasonForced^1|ReasonCollateral^2]
+var _ = [1]int{}[strips.ReasonGained|strips.ReasonForced^1|strips.ReasonCollateral^2]
 
 // pairTable returns the pair table of movesDense for a step: the reason
 // of a move between every two nodes (see reasonOf), and no keys yet.
@@ -191,7 +192,7 @@ func (t *tracker) pairTable(acc *stepAcc) *[1 << (2 * pairShift)]uint32 {
 // flatStrip is a strip's counts in one array: cell c's count for reason
 // r is at c·stripStride + r. The slot after the reasons, reasonSame's,
 // takes the keys countAll counts that did not move, and is never read.
-type flatStrip [MaxStripCells * stripStride]uint32
+type flatStrip [strips.MaxCells * stripStride]uint32
 
 // stripStride is the slots per cell of a flatStrip: a power of two with
 // room for every reason and reasonSame.
@@ -209,7 +210,7 @@ func (t *tracker) flatStrip() *flatStrip {
 }
 
 // foldStrip adds a flat strip's counts into a strip.
-func foldStrip(dst []Cell, flat *flatStrip) {
+func foldStrip(dst []strips.Cell, flat *flatStrip) {
 	for c := range dst {
 		for r := range dst[c] {
 			dst[c][r] += flat[c*stripStride+r]

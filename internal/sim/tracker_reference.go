@@ -2,6 +2,7 @@ package sim
 
 import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
+import "github.com/ringreport/ringreport/internal/strips"
 import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
@@ -19,7 +20,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []
 		sr.Fingerprint += keys.Mix64(keys.NameHash64(nodes[o]) + uint64(key)*0x9e3779b97f4a7c15)
 	}
 	sr.UnderReplicated = placer.CountNoNode(cur[len(cur)-1])
-	counts := newStripCounts(k)
+	counts := strips.NewCounts(k)
 	if i > 0 {
 		fullCompare(res, i, prev, cur, rank, &sr, counts)
 		sr.Needed = halfAbsDiff(prevLoads, sr.Loads)
@@ -31,7 +32,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []
 	}
 	fullTransfers(res, prev0, cur[0], &sr)
 	sr.TotalMoved = total + sr.Moved
-	sr.Strip = counts.shade(k)
+	sr.Strip = counts.Shade(k)
 	if keepCounts {
 		sr.counts = counts
 	}
@@ -40,7 +41,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []
 
 // fullCompare counts moved keys by reason into the strip, and replica
 // changes.
-func fullCompare(res *Result, i int, prev, cur [][]timeline.NodeID, rank []uint32, sr *StepResult, strip *stripCounts) {
+func fullCompare(res *Result, i int, prev, cur [][]timeline.NodeID, rank []uint32, sr *StepResult, strip *strips.Counts) {
 	states, n := res.Timeline.States, len(res.Timeline.Nodes)
 	before, after := liveSet(&states[i-1], n), liveSet(&states[i], n)
 	cells, k := uint64(len(strip.KeyOrder)), uint64(res.Keys.Len())
@@ -50,12 +51,12 @@ func fullCompare(res *Result, i int, prev, cur [][]timeline.NodeID, rank []uint3
 			continue
 		}
 		sr.Moved++
-		why := ReasonCollateral
+		why := strips.ReasonCollateral
 		switch {
 		case !after[old]:
-			why = ReasonForced
+			why = strips.ReasonForced
 		case !before[now]:
-			why = ReasonGained
+			why = strips.ReasonGained
 		}
 		strip.KeyOrder[uint64(res.Keys.Gen[key])*cells/k][why]++
 		h := uint64(key)

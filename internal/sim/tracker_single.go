@@ -2,6 +2,7 @@ package sim
 
 import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
+import "github.com/ringreport/ringreport/internal/strips"
 import "github.com/ringreport/ringreport/internal/keys"
 import "slices"
 
@@ -82,19 +83,19 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []timeline.NodeID, 
 			why := reasonOf[forced[o]<<1|gained[c]]
 			ko[int(mk.cell[i])+int(why)]++
 			if hc := cells.Of(mk.place[i]); hc != hcell {
-				ho[hcell][ReasonGained] += nG
-				ho[hcell][ReasonForced] += nF
-				ho[hcell][ReasonCollateral] += nC
+				ho[hcell][strips.ReasonGained] += nG
+				ho[hcell][strips.ReasonForced] += nF
+				ho[hcell][strips.ReasonCollateral] += nC
 				hcell, nG, nF, nC = hc, 0, 0, 0
 			}
-			nG += uint32(placer.B2i(why == ReasonGained))
-			nF += uint32(placer.B2i(why == ReasonForced))
-			nC += uint32(placer.B2i(why == ReasonCollateral))
+			nG += uint32(placer.B2i(why == strips.ReasonGained))
+			nF += uint32(placer.B2i(why == strips.ReasonForced))
+			nC += uint32(placer.B2i(why == strips.ReasonCollateral))
 		}
 	}
-	ho[hcell][ReasonGained] += nG
-	ho[hcell][ReasonForced] += nF
-	ho[hcell][ReasonCollateral] += nC
+	ho[hcell][strips.ReasonGained] += nG
+	ho[hcell][strips.ReasonForced] += nF
+	ho[hcell][strips.ReasonCollateral] += nC
 	foldStrip(t.strip.KeyOrder, ko)
 	moved := pc.applyLoads(t.loads)
 	acc.sr.Moved += moved
@@ -231,7 +232,7 @@ func likelyDense(cur []timeline.NodeID, keys []uint32, owners []timeline.NodeID,
 // reasonOf maps forced<<1 | gained to the reason of a move: forced when
 // the old owner is gone, else gained when the new one just came, else
 // collateral.
-var reasonOf = [4]uint8{ReasonCollateral, ReasonGained, ReasonForced, ReasonForced}
+var reasonOf = [4]uint8{strips.ReasonCollateral, strips.ReasonGained, strips.ReasonForced, strips.ReasonForced}
 
 // reasonTables returns, by NodeID, 1 where a node is not live after the
 // step (a move away from it is forced) and 1 where it was not live before

@@ -16,6 +16,7 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -197,13 +198,13 @@ const (
 )
 
 // reasonColors colour moved keys by why they moved, indexed by sim.Reason*.
-var reasonColors = [sim.NumReasons]string{
-	sim.ReasonGained:     "#0072B2", // blue
-	sim.ReasonForced:     "#E69F00", // orange
-	sim.ReasonCollateral: "#CC3311", // red
+var reasonColors = [strips.NumReasons]string{
+	strips.ReasonGained:     "#0072B2", // blue
+	strips.ReasonForced:     "#E69F00", // orange
+	strips.ReasonCollateral: "#CC3311", // red
 }
 
-var reasonHelp = [sim.NumReasons]string{
+var reasonHelp = [strips.NumReasons]string{
 	"gained: to a node that joined or recovered",
 	"forced: its old node left or failed",
 	"collateral: both nodes stayed (avoidable)",

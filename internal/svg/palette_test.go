@@ -11,6 +11,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
@@ -256,7 +257,7 @@ func TestRuleColourByKind(t *testing.T) {
 		t.Fatalf("ring is rule %d of ring.yaml and %d of grow-64.yaml; want two different places", ra, rb)
 	}
 	sa, sb := styles(a)[ra], styles(b)[rb]
-	ringColor := rulePalette[slices.IndexFunc(registry.Kinds, func(k placer.Kind) bool { return k.Name == "ring" })]
+	ringColor := rulePalette[slices.IndexFunc(registry.Kinds, func(k rulekind.Kind) bool { return k.Name == "ring" })]
 	if sa != sb || sa.color != ringColor {
 		t.Errorf("ring is drawn %+v in one scenario and %+v in the other, want %s in both", sa, sb, ringColor)
 	}

@@ -226,7 +226,7 @@ func wheelSubtitle(res *sim.Result, r, i int) string {
 // at the step and says how many it leaves out, so that a wheel of a
 // hundred nodes is not followed by a hundred rows repeated under every
 // rule; the report's load table has every node.
-const maxLegendRows = 24
+const maxLegendRows = figdata.MaxListed
 
 // legendExtremes is how many of the most and of the least loaded members
 // a shortened legend lists.

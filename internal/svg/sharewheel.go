@@ -10,6 +10,7 @@ package svg
 
 import (
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -77,9 +78,9 @@ func receivedSpans(res *sim.Result, r, i int, segs []segment) [][]span {
 	st := &res.Timeline.States[i]
 	k := float64(res.Keys.Len())
 	why := moveReason(st)
-	out := make([][]span, sim.NumReasons)
+	out := make([][]span, strips.NumReasons)
 	for _, s := range segs {
-		var by [sim.NumReasons]int
+		var by [strips.NumReasons]int
 		for _, t := range sr.Transfers {
 			if t.To == s.id {
 				by[why(t.From, t.To)] += t.Keys
@@ -111,11 +112,11 @@ func moveReason(st *timeline.State) func(old, new timeline.NodeID) timeline.Node
 	return func(old, new timeline.NodeID) timeline.NodeID {
 		switch {
 		case joined && named[new]:
-			return sim.ReasonGained
+			return strips.ReasonGained
 		case left && named[old]:
-			return sim.ReasonForced
+			return strips.ReasonForced
 		}
-		return sim.ReasonCollateral
+		return strips.ReasonCollateral
 	}
 }
 

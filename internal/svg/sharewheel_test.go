@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/registry"
-	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 )
 
 // TestShareWheels: in ring.yaml (900 keys, so arc wheels draw key dots)
@@ -63,7 +63,7 @@ func TestShareWheels(t *testing.T) {
 					}
 				}
 			}
-			if want := float64(rr.Steps[i].Moved) / float64(res.Keys.Len()) * l; math.Abs(on-want) > 0.1*float64(len(segs)*sim.NumReasons)+0.5 {
+			if want := float64(rr.Steps[i].Moved) / float64(res.Keys.Len()) * l; math.Abs(on-want) > 0.1*float64(len(segs)*strips.NumReasons)+0.5 {
 				t.Errorf("step %d: the inner ring covers %.1f of %.1f px, the moved keys %.1f", i, on, l, want)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 )
 
 const (
@@ -16,12 +17,12 @@ const (
 )
 
 // rampShares are the moved shares the bins' legend shows, in
-// sim.ShadeLevels.
+// strips.ShadeLevels.
 var rampShares = [...]int{1, 8, 16, 32, 48, 64}
 
 // stripsFigure draws, for every rule, which keys moved at step i and why.
 func stripsFigure(res *sim.Result, i int, name string) Figure {
-	bins := res.Keys.Len() > sim.MaxStripCells
+	bins := res.Keys.Len() > strips.MaxCells
 	legendRows := 2.0
 	if bins {
 		legendRows = 4
@@ -51,9 +52,9 @@ func stripsFigure(res *sim.Result, i int, name string) Figure {
 
 func stripLegend(c *canvas, res *sim.Result, top float64, bins bool) {
 	items := []struct{ color, text string }{
-		{reasonColors[sim.ReasonGained], reasonHelp[sim.ReasonGained]},
-		{reasonColors[sim.ReasonForced], reasonHelp[sim.ReasonForced]},
-		{reasonColors[sim.ReasonCollateral], reasonHelp[sim.ReasonCollateral]},
+		{reasonColors[strips.ReasonGained], reasonHelp[strips.ReasonGained]},
+		{reasonColors[strips.ReasonForced], reasonHelp[strips.ReasonForced]},
+		{reasonColors[strips.ReasonCollateral], reasonHelp[strips.ReasonCollateral]},
 		{"", "unchanged: same node as before"},
 	}
 	colW := (figW - 16) / 2
@@ -75,18 +76,18 @@ func stripLegend(c *canvas, res *sim.Result, top float64, bins bool) {
 // swatches at the shares rampShares names, painted as the strips paint
 // them (shadeOpacity).
 func binLegend(c *canvas, res *sim.Result, y float64) {
-	k, n := res.Keys.Len(), sim.MaxStripCells
-	size := commas(k / n) // cells hold ⌊K/n⌋ or ⌈K/n⌉ keys (sim.CellKeys)
+	k, n := res.Keys.Len(), strips.MaxCells
+	size := commas(k / n) // cells hold ⌊K/n⌋ or ⌈K/n⌉ keys (strips.CellKeys)
 	if k%n != 0 {
 		size += " or " + commas(k/n+1)
 	}
 	c.text(8, y, fmt.Sprintf("Each cell is a bin of %s keys; its colour's opacity is the share of them that moved, to 1/%d:",
-		size, sim.ShadeLevels), cls("muted"), attr("font-size", "10.5"))
+		size, strips.ShadeLevels), cls("muted"), attr("font-size", "10.5"))
 	x := 8.0
 	for _, l := range rampShares {
 		c.rect(x, y+7, 26, 11, cls("off"))
-		c.rect(x, y+7, 26, 11, attr("fill", reasonColors[sim.ReasonGained]), attr("fill-opacity", shadeOpacity(l)))
-		label := pct(float64(l) / sim.ShadeLevels)
+		c.rect(x, y+7, 26, 11, attr("fill", reasonColors[strips.ReasonGained]), attr("fill-opacity", shadeOpacity(l)))
+		label := pct(float64(l) / strips.ShadeLevels)
 		c.text(x+30, y+16, label, cls("fg"), attr("font-size", "10.5"))
 		x += 30 + textW(label, 10.5) + 14
 	}
@@ -94,10 +95,10 @@ func binLegend(c *canvas, res *sim.Result, y float64) {
 }
 
 // shadeOpacity is the opacity a strip paints a cell of shade level l
-// with: l/sim.ShadeLevels, the share of the cell's keys that moved,
+// with: l/strips.ShadeLevels, the share of the cell's keys that moved,
 // printed exactly (a 64th is a binary fraction).
 func shadeOpacity(l int) string {
-	return strconv.FormatFloat(float64(l)/sim.ShadeLevels, 'f', -1, 64)
+	return strconv.FormatFloat(float64(l)/strips.ShadeLevels, 'f', -1, 64)
 }
 
 // stripHead is the heading of rule r's strips at step i: the rule's
@@ -116,7 +117,7 @@ func stripBlock(c *canvas, res *sim.Result, r, i int, head []headLine) {
 	y := float64(len(head))*14 + 8
 	for j, s := range []struct {
 		name  string
-		cells []sim.Shade
+		cells []strips.Shade
 	}{{"key order", sr.Strip.KeyOrder}, {"hash order", sr.Strip.HashOrder}} {
 		yy := y + float64(j)*(stripH+stripGap)
 		c.text(8, yy+stripH-4, s.name, cls("muted"), attr("font-size", "10.5"))
@@ -127,18 +128,18 @@ func stripBlock(c *canvas, res *sim.Result, r, i int, head []headLine) {
 // strip draws one strip of cells: a grey background, then one dashed line
 // per cell class whose dashes are the runs of that class, in cell units
 // (a scaled group), so the size grows with the number of runs only.
-func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
+func strip(c *canvas, cells []strips.Shade, x, y, w float64) {
 	c.rect(x, y, w, stripH, cls("off"))
 	n := len(cells)
 	if n == 0 {
 		return
 	}
 	// Runs of equal shades, by shade: one dashed line each.
-	runs := map[sim.Shade][]span{}
-	var order []sim.Shade
+	runs := map[strips.Shade][]span{}
+	var order []strips.Shade
 	start, cur := 0, cells[0]
 	for j := 1; j <= n; j++ {
-		cl := sim.Shade(0)
+		cl := strips.Shade(0)
 		if j < n {
 			cl = cells[j]
 		}
@@ -157,7 +158,7 @@ func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
 		return
 	}
 	c.group(attr("transform", "translate("+num(x)+" "+num(y)+") scale("+strings.TrimSpace(fmt.Sprintf("%.6f", w/float64(n)))+" 1)"))
-	for cl := sim.Shade(1); int(cl) <= sim.ShadeLevels*sim.NumReasons; cl++ {
+	for cl := strips.Shade(1); int(cl) <= strips.ShadeLevels*strips.NumReasons; cl++ {
 		sp, ok := runs[cl]
 		if !ok {
 			continue
@@ -165,7 +166,7 @@ func strip(c *canvas, cells []sim.Shade, x, y, w float64) {
 		reason, level := cl.Reason(), cl.Level()
 		attrs := []string{attr("stroke", reasonColors[reason]), attr("stroke-width", num(stripH)),
 			attr("stroke-dasharray", dashes(sp, float64(n))), attr("fill", "none")}
-		if level < sim.ShadeLevels {
+		if level < strips.ShadeLevels {
 			attrs = append(attrs, attr("stroke-opacity", shadeOpacity(level)))
 		}
 		c.path("M0 "+num(stripH/2)+"h"+fmt.Sprint(n), attrs...)
@@ -179,7 +180,7 @@ func stripsCaption(res *sim.Result, i int, bins bool) string {
 	b.WriteString("The top strip lists keys in the order they were made, the bottom one in hash order, i.e. around the circle from 0 to 2³²: a rule that only hands over arcs lights a few solid blocks there, while a rule that reshuffles lights cells everywhere. ")
 	if bins {
 		fmt.Fprintf(&b, "With %s keys each cell is a bin of consecutive keys, painted at an opacity equal to the share of them that moved (to the nearest 1/%d, at least 1/%d when any did), so a strip where 17%% of the keys moved evenly is a uniform 17%% tint and solid blocks are bins where all moved. ",
-			commas(res.Keys.Len()), sim.ShadeLevels, sim.ShadeLevels)
+			commas(res.Keys.Len()), strips.ShadeLevels, strips.ShadeLevels)
 	}
 	fmt.Fprintf(&b, "Moved in this step (%s): %s; red (collateral) moves are pure cost, since neither node involved changed.", opText(res, i), movedList(res, i))
 	return b.String()

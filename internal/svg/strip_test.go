@@ -10,6 +10,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -32,7 +33,7 @@ func TestStripShadeProportional(t *testing.T) {
 		}
 		return out
 	}
-	n := sim.MaxStripCells
+	n := strips.MaxCells
 	for r, rr := range res.Rules {
 		rank := rankOf(figdata.KeyPositions(res, r))
 		prev := owners(r, 0)
@@ -62,7 +63,7 @@ func TestStripShadeProportional(t *testing.T) {
 			for o, counts := range [][]int{keyOrder, hashOrder} {
 				mean := 0.0
 				for c, m := range counts {
-					keys := sim.CellKeys(c, n, k)
+					keys := strips.CellKeys(c, n, k)
 					want := wantOpacity(m, keys)
 					if drawn[o][c] != want {
 						t.Fatalf("%s step %d, strip %d, cell %d: %d of %d keys moved, painted at opacity %g, want %g",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/sweep"
 )
 
@@ -449,7 +450,7 @@ func sweepCaption(st *sweep.Result, m sweepMetric, curves []sweep.Curve) string 
 func fixedPoints(rules []placer.RuleSpec) string {
 	var parts []string
 	for _, r := range rules {
-		if k := registry.KindOf(r.Kind); k.FixedPoints != 0 && k.Theory == placer.RingTheory {
+		if k := registry.KindOf(r.Kind); k.FixedPoints != 0 && k.Theory == rulekind.RingTheory {
 			p := fmt.Sprintf("%s has v = %d", r.Label, k.FixedPoints)
 			if !slices.Contains(parts, p) {
 				parts = append(parts, p)

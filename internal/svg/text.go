@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/text"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -92,7 +93,7 @@ func ringsCaption(res *sim.Result, i int) string {
 		b.WriteString(". ")
 	}
 	if anyArcsChanged(res, i) {
-		fmt.Fprintf(&b, "A wheel of more than %d arcs shows only what changed in this step: the arcs whose owner changed, coloured by why as in the strips (to a node that joined or recovered, off one that left or failed, or between nodes that stayed), each pixel of the ring at an opacity equal to the share of it that changed (to 1/%d), so that a share spread over many thin arcs shows as a tint of its true strength; the rest is grey, like the points of the nodes the step did not act on, and the points of the nodes it acted on are dark. ", changedArcs, sim.ShadeLevels)
+		fmt.Fprintf(&b, "A wheel of more than %d arcs shows only what changed in this step: the arcs whose owner changed, coloured by why as in the strips (to a node that joined or recovered, off one that left or failed, or between nodes that stayed), each pixel of the ring at an opacity equal to the share of it that changed (to 1/%d), so that a share spread over many thin arcs shows as a tint of its true strength; the rest is grey, like the points of the nodes the step did not act on, and the points of the nodes it acted on are dark. ", changedArcs, strips.ShadeLevels)
 	}
 	if len(res.Scenario.Probes) > 0 {
 		b.WriteString("Numbered diamonds are the probe keys, in their primary's colour, where the rule puts them (on a share wheel, outside their primary's part); the list under each wheel gives each probe's preference list, primary first, and what it was before this step when the step changed it. ")

@@ -12,6 +12,7 @@ import (
 	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -70,15 +71,15 @@ func changedArcList(prev, cur []placer.Arc, mark func(old, new timeline.NodeID) 
 // length l) at a time: each pixel takes the reason most of its changed
 // length changed for (to a node that joined or recovered in the step,
 // off one that left or failed in it, or between nodes that stayed) and
-// the share of it that changed, in sim.ShadeLevels (sim.ShadeLevel), so
+// the share of it that changed, in strips.ShadeLevels (strips.ShadeLevel), so
 // that a node's share spread over a hundred points, each a hundredth of
 // a pixel, shows as a faint tint of the right strength. The result is
-// indexed by class, 1 + reason·sim.ShadeLevels + level − 1, as sim.Shade.
+// indexed by class, 1 + reason·strips.ShadeLevels + level − 1, as strips.Shade.
 func changedShades(res *sim.Result, r, i int, l float64) [][]span {
 	mark := moveReason(&res.Timeline.States[i])
 	arcs := changedArcList(figdata.Arcs(res, r, i-1), figdata.Arcs(res, r, i), mark)
 	cells := int(math.Ceil(l))
-	cover := make([][sim.NumReasons]float64, cells)
+	cover := make([][strips.NumReasons]float64, cells)
 	for j, a := range arcs {
 		if a.Node == timeline.NoNode {
 			continue
@@ -88,7 +89,7 @@ func changedShades(res *sim.Result, r, i int, l float64) [][]span {
 			cover[c][a.Node] += min(to, float64(c+1)) - max(from, float64(c))
 		}
 	}
-	out := make([][]span, 1+sim.NumReasons*sim.ShadeLevels)
+	out := make([][]span, 1+strips.NumReasons*strips.ShadeLevels)
 	for c := 0; c < cells; {
 		cl := shadeClass(cover[c])
 		e := c + 1
@@ -105,7 +106,7 @@ func changedShades(res *sim.Result, r, i int, l float64) [][]span {
 
 // shadeClass is the class of a pixel whose changed length by reason is
 // cov (of 1): 0 when nothing changed.
-func shadeClass(cov [sim.NumReasons]float64) int {
+func shadeClass(cov [strips.NumReasons]float64) int {
 	sum, reason := 0.0, 0
 	for j, v := range cov {
 		sum += v
@@ -114,18 +115,18 @@ func shadeClass(cov [sim.NumReasons]float64) int {
 		}
 	}
 	// A pixel's share in millionths, so that ShadeLevel rounds it.
-	lv := sim.ShadeLevel(int(math.Round(sum*1e6)), 1e6)
+	lv := strips.ShadeLevel(int(math.Round(sum*1e6)), 1e6)
 	if lv == 0 {
 		return 0
 	}
-	return 1 + reason*sim.ShadeLevels + lv - 1
+	return 1 + reason*strips.ShadeLevels + lv - 1
 }
 
 // shadeStyle is the stroke of a class of changedShades.
 func shadeStyle(cl int) []string {
-	reason, level := (cl-1)/sim.ShadeLevels, (cl-1)%sim.ShadeLevels+1
+	reason, level := (cl-1)/strips.ShadeLevels, (cl-1)%strips.ShadeLevels+1
 	a := []string{attr("stroke", reasonColors[reason]), attr("fill", "none")}
-	if level < sim.ShadeLevels {
+	if level < strips.ShadeLevels {
 		a = append(a, attr("stroke-opacity", shadeOpacity(level)))
 	}
 	return a
@@ -307,9 +308,9 @@ func changeItems() []legendItem {
 		return func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, a) }
 	}
 	return []legendItem{
-		{text: "changed: to a node that joined or recovered", draw: swatch(attr("fill", reasonColors[sim.ReasonGained]))},
-		{text: "off a node that left or failed", draw: swatch(attr("fill", reasonColors[sim.ReasonForced]))},
-		{text: "between nodes that stayed", draw: swatch(attr("fill", reasonColors[sim.ReasonCollateral]))},
+		{text: "changed: to a node that joined or recovered", draw: swatch(attr("fill", reasonColors[strips.ReasonGained]))},
+		{text: "off a node that left or failed", draw: swatch(attr("fill", reasonColors[strips.ReasonForced]))},
+		{text: "between nodes that stayed", draw: swatch(attr("fill", reasonColors[strips.ReasonCollateral]))},
 		{text: "same owner as before", draw: swatch(cls("off"))},
 	}
 }

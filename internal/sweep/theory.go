@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -96,7 +97,7 @@ func even(st *timeline.State) (int, bool) {
 
 func (res *Result) ringCurve(r int, spec placer.RuleSpec) (Curve, bool) {
 	kind := registry.KindOf(spec.Kind)
-	if kind.Theory != placer.RingTheory {
+	if kind.Theory != rulekind.RingTheory {
 		return Curve{}, false
 	}
 	c := Curve{Name: spec.Kind + " theory with key noise", Formula: "√((n−1)/(n·v+1) + (n−1)/K)", Rules: []string{spec.Label}}
@@ -136,7 +137,7 @@ func (res *Result) noiseCurve() Curve {
 // addCurve is the moved fraction of step 1 when it adds one node to an
 // even cluster of n: the optimum 1/(n+1), or n/(n+1) for modulo.
 func (res *Result) addCurve(r int, spec placer.RuleSpec) (Curve, bool) {
-	modulo := registry.KindOf(spec.Kind).Theory == placer.ModuloTheory
+	modulo := registry.KindOf(spec.Kind).Theory == rulekind.ModuloTheory
 	c := Curve{Name: OptimumCurve, Formula: "1/(n+1)", Rules: []string{spec.Label}}
 	if modulo {
 		c = Curve{Name: ModuloCurve, Formula: "n/(n+1)", Rules: []string{spec.Label}}

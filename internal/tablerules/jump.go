@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -50,9 +51,9 @@ type jump struct {
 }
 
 // JumpKind is jump consistent hashing's registry entry.
-var JumpKind = placer.Kind{Name: "jump", Doc: "Jump consistent hash (Lamping and Veach 2014): can only add or drop the last bucket.",
-	Params: []placer.Param{placer.HashParam}, Mosaic: true,
-	Footprint: placer.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 }},
+var JumpKind = rulekind.Kind{Name: "jump", Doc: "Jump consistent hash (Lamping and Veach 2014): can only add or drop the last bucket.",
+	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true,
+	Footprint: rulekind.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 }},
 	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewJump(s, e)) }}
 
 func NewJump(spec placer.RuleSpec, e *placer.Env) (*jump, error) {

@@ -11,17 +11,18 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // MaglevKind is maglev hashing's registry entry.
-var MaglevKind = placer.Kind{Name: "maglev", Doc: "Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of m entries.",
-	Params: []placer.Param{paramM, placer.HashParam}, Mosaic: true,
-	Footprint: placer.Footprint{Table: func(s placer.RuleSpec, _, _ int64) int64 { return int64(cmp.Or(s.M, DefaultMaglevM)) },
+var MaglevKind = rulekind.Kind{Name: "maglev", Doc: "Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of m entries.",
+	Params: []rulekind.Param{paramM, rulekind.HashParam}, Mosaic: true,
+	Footprint: rulekind.Footprint{Table: func(s placer.RuleSpec, _, _ int64) int64 { return int64(cmp.Or(s.M, DefaultMaglevM)) },
 		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 4 }},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewMaglev(s, e)) }}
 
-var paramM = placer.IntField(placer.Param{Name: "m", Type: placer.ParamPrime, Min: 2, Max: MaxMaglevM, Default: strconv.Itoa(DefaultMaglevM),
+var paramM = rulekind.IntField(rulekind.Param{Name: "m", Type: rulekind.ParamPrime, Min: 2, Max: MaxMaglevM, Default: strconv.Itoa(DefaultMaglevM),
 	Doc:    "Maglev lookup table size: a prime number, such as 65537.",
 	Prefix: "table size "},
 	func(s *placer.RuleSpec) *int { return &s.M })

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -21,8 +22,8 @@ type modulo struct {
 }
 
 // ModuloKind is the modulo rule's registry entry.
-var ModuloKind = placer.Kind{Name: "modulo", Doc: "hash(key) mod n over the live nodes in join order: simple, and moves almost every key when n changes.",
-	Params: []placer.Param{placer.HashParam}, Mosaic: true, Theory: placer.ModuloTheory,
+var ModuloKind = rulekind.Kind{Name: "modulo", Doc: "hash(key) mod n over the live nodes in join order: simple, and moves almost every key when n changes.",
+	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true, Theory: rulekind.ModuloTheory,
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newModulo(s, e)) }}
 
 func newModulo(spec placer.RuleSpec, e *placer.Env) (*modulo, error) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -51,9 +52,9 @@ type rendezvous struct {
 }
 
 // RendezvousKind is rendezvous hashing's registry entry.
-var RendezvousKind = placer.Kind{Name: "rendezvous", Doc: "Rendezvous (highest random weight) hashing (Thaler and Ravishankar 1998).",
-	Params: []placer.Param{placer.HashParam}, Mosaic: true,
-	Footprint: placer.Footprint{Ranks: true, KeyBytes: rendezvousKeyBytes},
+var RendezvousKind = rulekind.Kind{Name: "rendezvous", Doc: "Rendezvous (highest random weight) hashing (Thaler and Ravishankar 1998).",
+	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true,
+	Footprint: rulekind.Footprint{Ranks: true, KeyBytes: rendezvousKeyBytes},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
 		return placer.Checked(NewRendezvous(s, e))
 	}}

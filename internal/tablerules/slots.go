@@ -8,21 +8,22 @@ import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/profile/redis"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // SlotsKind is Redis Cluster's slots' registry entry.
-var SlotsKind = placer.Kind{Name: "slots", Doc: "Redis Cluster's slots: CRC16 of the key (or of its {hash tag}) mod 16384, slots spread evenly over the nodes and moved minimally; not redis-cli's own planner.",
-	Fixed: []placer.Param{placer.HashParam.WithDefault("crc16")},
-	Footprint: placer.Footprint{Table: func(placer.RuleSpec, int64, int64) int64 { return NumSlots },
+var SlotsKind = rulekind.Kind{Name: "slots", Doc: "Redis Cluster's slots: CRC16 of the key (or of its {hash tag}) mod 16384, slots spread evenly over the nodes and moved minimally; not redis-cli's own planner.",
+	Fixed: []rulekind.Param{rulekind.HashParam.WithDefault("crc16")},
+	Footprint: rulekind.Footprint{Table: func(placer.RuleSpec, int64, int64) int64 { return numSlots },
 		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 12 }},
 	Position: func(placer.RuleSpec) func([]byte) uint32 {
 		return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 }
 	},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewSlots(s, e)) }}
 
-// NumSlots is the number of Redis Cluster hash slots.
-const NumSlots = redis.Slots
+// numSlots is the number of Redis Cluster hash slots.
+const numSlots = redis.Slots
 
 // slots is Redis Cluster's key space (Redis Cluster specification, "Key
 // distribution model" and "Hash tags"): a key's slot is
@@ -70,7 +71,7 @@ func NewSlots(spec placer.RuleSpec, e *placer.Env) (*slots, error) {
 	s.slot = kc.Each32(func(b []byte) uint32 { return uint32(KeySlot(b)) })
 	var sorted []uint32
 	sorted, s.perm, s.rank = keys.RankBy(s.slot)
-	s.start = make([]uint32, NumSlots+1)
+	s.start = make([]uint32, numSlots+1)
 	for x := range s.start {
 		j, _ := slices.BinarySearch(sorted, uint32(x))
 		s.start[x] = uint32(j)
@@ -115,20 +116,20 @@ func sameConfig(a, b []timeline.Member) bool {
 // (0-5460, 5461-10922, 10923-16383 for three). With weights the step is
 // S·w_i/Σw, which is redis-cli's S/n when weights are equal.
 func evenRanges(ms []timeline.Member) []timeline.NodeID {
-	home := make([]timeline.NodeID, NumSlots)
+	home := make([]timeline.NodeID, numSlots)
 	W := 0
 	for _, m := range ms {
 		W += m.Weight
 	}
 	first, cursor := 0, float32(0)
 	for i, m := range ms {
-		step := float32(NumSlots*m.Weight) / float32(W)
+		step := float32(numSlots*m.Weight) / float32(W)
 		last := int(math.Round(float64(float32(cursor + step - 1))))
-		if last > NumSlots || i == len(ms)-1 {
-			last = NumSlots - 1
+		if last > numSlots || i == len(ms)-1 {
+			last = numSlots - 1
 		}
 		last = max(last, first)
-		for x := first; x <= last && x < NumSlots; x++ {
+		for x := first; x <= last && x < numSlots; x++ {
 			home[x] = m.ID
 		}
 		first, cursor = last+1, float32(cursor+step)
@@ -156,7 +157,7 @@ func (s *slots) rebalance(ms []timeline.Member) {
 	donors := slices.Clone(ms)
 	slices.SortStableFunc(donors, func(a, b timeline.Member) int { return have[b.ID] - have[a.ID] })
 	for _, d := range donors {
-		for x, n := NumSlots-1, have[d.ID]-target[d.ID]; x >= 0 && n > 0; x-- {
+		for x, n := numSlots-1, have[d.ID]-target[d.ID]; x >= 0 && n > 0; x-- {
 			if s.Home[x] == d.ID {
 				pool = append(pool, x)
 				n--
@@ -178,9 +179,9 @@ func slotTargets(ms []timeline.Member, have []int) []int {
 	for _, m := range ms {
 		W += m.Weight
 	}
-	left := NumSlots
+	left := numSlots
 	for _, m := range ms {
-		target[m.ID] = NumSlots * m.Weight / W
+		target[m.ID] = numSlots * m.Weight / W
 		left -= target[m.ID]
 	}
 	byExcess := slices.Clone(ms)

@@ -16,8 +16,8 @@ type NodeID uint16
 // NoNode marks an empty slot in a preference list.
 const NoNode NodeID = 0xFFFF
 
-// MaxNodes is the most distinct node names a scenario may use.
-const MaxNodes = 0xFFFE
+// MaxNodeIDs is the most distinct node names a scenario may use.
+const MaxNodeIDs = 0xFFFE
 
 // Member is a node of the cluster at some step.
 type Member struct {
@@ -133,8 +133,8 @@ func NewTimeline(seed uint64, nodes []NodeSpec, replicas int, steps []Step) (*Ti
 	for i, st := range steps {
 		b.apply(i+1, st)
 	}
-	if len(b.t.Nodes) > MaxNodes {
-		b.errorf(0, -1, "too many distinct node names (%d); at most %d", len(b.t.Nodes), MaxNodes)
+	if len(b.t.Nodes) > MaxNodeIDs {
+		b.errorf(0, -1, "too many distinct node names (%d); at most %d", len(b.t.Nodes), MaxNodeIDs)
 	}
 	return b.t, b.errs
 }

@@ -1,12 +1,13 @@
-package placer
+package rulekind
 
 import (
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // This file describes a production profile (internal/profile) for the
-// registry; internal/productrules adapts it to a Placer.
+// registry; internal/productrules adapts it to a placer.Placer.
 
 // Profile describes a production profile for the registry.
 type Profile struct {
@@ -18,7 +19,7 @@ type Profile struct {
 	Params []Param
 	// New returns the product's rule for a spec whose parameters are
 	// validated and filled with their defaults.
-	New func(spec RuleSpec) (profile.Rule, error)
+	New func(spec placer.RuleSpec) (profile.Rule, error)
 	// Bits is the width of the rule's key positions (profile.Rule.Hash):
 	// 32 or 64, or 14 for the 16,384 slots of Redis. Wheels scale them to
 	// their 32-bit circle.
@@ -32,10 +33,10 @@ type Profile struct {
 	// Table, when not nil, is the entries of the profile's table (tokens,
 	// a lookup table, partitions) for a spec with its defaults, given the
 	// most weight on it at any step, for the cost estimate.
-	Table func(spec RuleSpec, weight int64) int64
+	Table func(spec placer.RuleSpec, weight int64) int64
 	// Effective, when not nil, fills in the defaults that depend on other
 	// parameters (the product's own Options.Effective), for reports.
-	Effective func(spec RuleSpec) RuleSpec
+	Effective func(spec placer.RuleSpec) placer.RuleSpec
 	// PositionText, when not nil, says where a key of position h is in
 	// the product's own words, at placement pl: a signed token, a
 	// partition, a PG id.
@@ -50,13 +51,13 @@ type Profile struct {
 	// it, from the spec before, or an error saying what the product
 	// allows. The key positions (Rule.Hash) must not depend on it.
 	Resize  timeline.Op
-	Resized func(spec RuleSpec, to int) (RuleSpec, error)
+	Resized func(spec placer.RuleSpec, to int) (placer.RuleSpec, error)
 }
 
 // CheckResizes checks, in step order, every resize step of the profile's
 // kind (OpPartitions, OpShards) against a spec: nil, or the first step the
 // product would refuse, by its number, with the product's reason.
-func (k *Kind) CheckResizes(spec RuleSpec, steps []timeline.Step) (step int, err error) {
+func (k *Kind) CheckResizes(spec placer.RuleSpec, steps []timeline.Step) (step int, err error) {
 	p := k.Profile
 	if p == nil || p.Resized == nil {
 		return 0, nil

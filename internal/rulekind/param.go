@@ -1,10 +1,11 @@
-package placer
+package rulekind
 
 import (
 	"maps"
 	"strconv"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 )
 
 // ParamType is how a rule parameter's value is written in a scenario.
@@ -23,7 +24,7 @@ const (
 
 // Param is one parameter a rule accepts besides rule and label. Declare
 // it with IntField, FloatField, HashParam or Opt, which say where in a
-// RuleSpec its value is held.
+// placer.RuleSpec its value is held.
 type Param struct {
 	// Name is the parameter's key in a rule mapping.
 	Name string
@@ -46,17 +47,17 @@ type Param struct {
 	// Check validates a ParamString value: nil, or an error that says what
 	// would be right.
 	Check func(v string) error
-	// get and set read and write the value in a RuleSpec.
-	get func(RuleSpec) string
-	set func(*RuleSpec, string)
+	// get and set read and write the value in a placer.RuleSpec.
+	get func(placer.RuleSpec) string
+	set func(*placer.RuleSpec, string)
 }
 
 // Get returns the parameter's value in spec, "" when unset.
-func (p Param) Get(spec RuleSpec) string { return p.get(spec) }
+func (p Param) Get(spec placer.RuleSpec) string { return p.get(spec) }
 
 // Set stores a value, written as a scenario writes it and already
 // validated against the parameter's type, in spec.
-func (p Param) Set(spec *RuleSpec, v string) { p.set(spec, v) }
+func (p Param) Set(spec *placer.RuleSpec, v string) { p.set(spec, v) }
 
 // WithDefault returns p with another default: several kinds share a
 // parameter but not its default.
@@ -71,35 +72,35 @@ type ParamValue struct {
 	Value string
 }
 
-// IntField declares a parameter held in a whole-number field of RuleSpec
+// IntField declares a parameter held in a whole-number field of placer.RuleSpec
 // (zero: unset).
-func IntField(p Param, field func(*RuleSpec) *int) Param {
-	p.get = func(s RuleSpec) string { return itoa0(*field(&s)) }
-	p.set = func(s *RuleSpec, v string) { *field(s), _ = strconv.Atoi(v) }
+func IntField(p Param, field func(*placer.RuleSpec) *int) Param {
+	p.get = func(s placer.RuleSpec) string { return itoa0(*field(&s)) }
+	p.set = func(s *placer.RuleSpec, v string) { *field(s), _ = strconv.Atoi(v) }
 	return p
 }
 
-// FloatField declares a parameter held in a number field of RuleSpec
+// FloatField declares a parameter held in a number field of placer.RuleSpec
 // (zero: unset).
-func FloatField(p Param, field func(*RuleSpec) *float64) Param {
-	p.get = func(s RuleSpec) string { return ftoa0(*field(&s)) }
-	p.set = func(s *RuleSpec, v string) { *field(s), _ = strconv.ParseFloat(v, 64) }
+func FloatField(p Param, field func(*placer.RuleSpec) *float64) Param {
+	p.get = func(s placer.RuleSpec) string { return ftoa0(*field(&s)) }
+	p.set = func(s *placer.RuleSpec, v string) { *field(s), _ = strconv.ParseFloat(v, 64) }
 	return p
 }
 
-// HashParam is the key hash (RuleSpec.Hash) that most rules let a
+// HashParam is the key hash (placer.RuleSpec.Hash) that most rules let a
 // scenario choose; a rule fixes its own with WithDefault in Kind.Fixed.
 var HashParam = Param{Name: "hash", Type: ParamEnum, Values: keys.HashNames, Default: keys.HashNames[0],
 	Doc:    "The hash of the keys and points; each rule has its own default (see the rule).",
 	Prefix: "hash ",
-	get:    func(s RuleSpec) string { return s.Hash },
-	set:    func(s *RuleSpec, v string) { s.Hash = v }}
+	get:    func(s placer.RuleSpec) string { return s.Hash },
+	set:    func(s *placer.RuleSpec, v string) { s.Hash = v }}
 
-// Opt declares a parameter stored in RuleSpec.Opts.
+// Opt declares a parameter stored in placer.RuleSpec.Opts.
 func Opt(p Param) Param {
 	name := p.Name
-	p.get = func(s RuleSpec) string { return s.Opts[name] }
-	p.set = func(s *RuleSpec, v string) {
+	p.get = func(s placer.RuleSpec) string { return s.Opts[name] }
+	p.set = func(s *placer.RuleSpec, v string) {
 		m := maps.Clone(s.Opts)
 		if m == nil {
 			m = map[string]string{}
@@ -111,7 +112,7 @@ func Opt(p Param) Param {
 }
 
 // WithDefaults sets every unset parameter of params to its default.
-func WithDefaults(params []Param, s RuleSpec) RuleSpec {
+func WithDefaults(params []Param, s placer.RuleSpec) placer.RuleSpec {
 	for _, p := range params {
 		if p.get(s) == "" && p.Default != "" {
 			p.set(&s, p.Default)

@@ -1,10 +1,12 @@
-package placer
+package rulekind
+
+import "github.com/ringreport/ringreport/internal/placer"
 
 // Kind is one placement rule: everything the rest of ringreport needs to
 // know of it. Each rule declares its Kind beside its placer; the registry
 // (internal/registry) lists them.
 type Kind struct {
-	// Name is the rule's spelling in scenarios and RuleSpec.Kind.
+	// Name is the rule's spelling in scenarios and placer.RuleSpec.Kind.
 	Name string
 	// Aliases are older spellings a scenario may still use; the parser
 	// replaces them by Name.
@@ -31,15 +33,15 @@ type Kind struct {
 	Footprint Footprint
 	// Position, when not nil, returns for a spec the function that gives
 	// a key's place on the 32-bit circle of the rule's wheel, for rules
-	// whose position is not a hash named by RuleSpec.Hash.
-	Position func(spec RuleSpec) func(key []byte) uint32
+	// whose position is not a hash named by placer.RuleSpec.Hash.
+	Position func(spec placer.RuleSpec) func(key []byte) uint32
 	// Build returns the rule's placer for a validated spec.
-	Build func(spec RuleSpec, e *Env) (Placer, error)
+	Build func(spec placer.RuleSpec, e *placer.Env) (placer.Placer, error)
 	// Profile is the production profile the kind runs, or nil.
 	Profile *Profile
 	// Effective, when not nil, fills in the defaults that depend on other
 	// parameters, after every Param.Default is set.
-	Effective func(RuleSpec) RuleSpec
+	Effective func(placer.RuleSpec) placer.RuleSpec
 }
 
 // Theory names a closed form of a rule's behaviour that sweeps draw.
@@ -58,19 +60,19 @@ type Footprint struct {
 	// Table returns the entries of the rule's table at one step for the
 	// raw spec, the most weight on the ring at any step and the largest
 	// vnodes step; Points says they are points kept per step.
-	Table  func(spec RuleSpec, weight, vnodeSteps int64) int64
+	Table  func(spec placer.RuleSpec, weight, vnodeSteps int64) int64
 	Points bool
 	// PerKey is the rule's lookups per key per step (multiprobe's probes,
 	// four at a time); nil means 1.
-	PerKey func(spec RuleSpec) int64
+	PerKey func(spec placer.RuleSpec) int64
 	// Ranks says every key ranks every node (rendezvous), which adds keys
 	// × nodes of work per reweighting.
 	Ranks bool
 	// KeyBytes is the rule's own arrays per key with lists of length r;
 	// uniform says every node weighs the same at every step.
-	KeyBytes func(spec RuleSpec, r int64, uniform bool) int64
+	KeyBytes func(spec placer.RuleSpec, r int64, uniform bool) int64
 	// StepPoints says a step's result keeps the rule's points (or else
-	// WheelSamples arcs).
+	// placer.WheelSamples arcs).
 	StepPoints bool
 }
 
@@ -88,7 +90,7 @@ type RuleCost struct {
 
 // Cost returns the rule's cost for a raw spec, given the most weight on
 // the ring at any step and the largest vnodes step.
-func (k *Kind) Cost(spec RuleSpec, weight, vnodeSteps int64) RuleCost {
+func (k *Kind) Cost(spec placer.RuleSpec, weight, vnodeSteps int64) RuleCost {
 	c := RuleCost{PerKey: 1, Ranks: k.Footprint.Ranks, Points: k.Footprint.Points}
 	if k.Footprint.Table != nil {
 		c.Table = k.Footprint.Table(spec, weight, vnodeSteps)
@@ -113,7 +115,7 @@ func (k *Kind) Param(name string) *Param {
 // Validate checks a spec whose parameters each passed their own checks
 // as a whole, as the product would (a gRPC ring's maximum below its
 // minimum): nil, or an error that says what is wrong.
-func (k *Kind) Validate(spec RuleSpec) error {
+func (k *Kind) Validate(spec placer.RuleSpec) error {
 	if k.Profile == nil {
 		return nil
 	}
