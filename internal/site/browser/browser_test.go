@@ -185,6 +185,9 @@ func TestSiteInBrowser(t *testing.T) {
 	// byte makes every page link its step figures, so that path is
 	// checked in a browser too.
 	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, bin, buildSite(t, 1)) })
+	// Every figure file, of out/'s theme and of a dark build, embedded as
+	// <img> in a white and a black page, and its text's contrast.
+	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, bin, siteDir(t)) })
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
@@ -313,6 +316,12 @@ func siteDir(t *testing.T) string {
 // buildSite builds the examples with the given inline budget (0: the
 // default) into a temporary directory and returns it.
 func buildSite(t *testing.T, budget int) string {
+	return buildWith(t, build.Options{InlineBudget: budget})
+}
+
+// buildWith builds the examples with opts into a temporary directory and
+// returns it.
+func buildWith(t *testing.T, opts build.Options) string {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
 	var ins []build.Input
 	for _, f := range files {
@@ -322,7 +331,7 @@ func buildSite(t *testing.T, budget int) string {
 		}
 		ins = append(ins, build.Input{Path: f, Src: src})
 	}
-	built, err := build.Build(ins, build.Options{InlineBudget: budget})
+	built, err := build.Build(ins, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
