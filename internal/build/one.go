@@ -51,6 +51,7 @@ var Targets = []Target{
 	{"replicas", false, false, "replica copies made and primaries moved, per step and rule (SVG; with more than one replica)", stages{replay: true}},
 	{"requests", false, false, "requests moved and keys moved, per step and rule (SVG; with request counts)", stages{replay: true}},
 	{"busiest", false, false, "the busiest node's requests over its fair share, step by step (SVG; with request counts)", stages{replay: true}},
+	{"served", false, false, "requests per node after the last step, against the fair share (SVG; with request counts, at most 24 live nodes)", stages{replay: true}},
 	{"sweep-cv", false, false, "cv at step 0 against the swept parameter (SVG; needs sweep:)", stages{sweep: true}},
 	{"sweep-worst-deviation", false, false, "worst deviation at step 0 against the swept parameter (SVG; needs sweep:)", stages{sweep: true}},
 	{"sweep-moved", false, false, "keys moved by step 1 against the swept parameter (SVG; needs sweep:)", stages{sweep: true}},

@@ -20,24 +20,47 @@ const maxBalanceGroups = 24
 // rule, against its fair share and the noise band around it; or, with
 // more than maxBalanceGroups live nodes, each rule's loads in order.
 func balanceFigure(res *sim.Result) Figure {
-	const name = "balance.svg"
 	last := len(res.Timeline.States) - 1
-	st := &res.Timeline.States[last]
-	var live []timeline.Member
-	for _, m := range st.Members {
-		if !m.Failed {
-			live = append(live, m)
-		}
-	}
+	live := liveAt(res, last)
 	noise := res.Balance(0, last).NoiseCV
 	if len(live) > maxBalanceGroups {
 		return balanceProfile(res, live, last, noise)
 	}
-	title := fmt.Sprintf("Keys per node after the last step (step %d), against the fair share", last)
-	caption := balanceCaption(res, last, noise)
+	return nodeBars{name: "balance.svg", kind: "balance",
+		title:   fmt.Sprintf("Keys per node after the last step (step %d), against the fair share", last),
+		heading: balanceSub(res, last),
+		caption: balanceCaption(res, last, noise), unit: "keys held", noise: noise,
+		load: func(r int, id timeline.NodeID) float64 { return float64(res.Rules[r].Steps[last].Loads[id]) },
+		fair: func(id timeline.NodeID) float64 { return res.FairShare(id, last) },
+	}.draw(res, live)
+}
+
+// liveAt returns the members of step i that have not failed.
+func liveAt(res *sim.Result, i int) []timeline.Member {
+	var live []timeline.Member
+	for _, m := range res.Timeline.States[i].Members {
+		if !m.Failed {
+			live = append(live, m)
+		}
+	}
+	return live
+}
+
+// nodeBars is a figure of one group of bars per live node at the last
+// step, one bar per rule, with the node's fair share as a line across
+// its group and, when noise > 0, the band that random placement gives
+// around it: the layout balance.svg and served.svg share.
+type nodeBars struct {
+	name, kind, title, heading, caption, unit string
+	load                                      func(r int, id timeline.NodeID) float64
+	fair                                      func(id timeline.NodeID) float64
+	noise                                     float64
+}
+
+func (nb nodeBars) draw(res *sim.Result, live []timeline.Member) Figure {
 	sts := styles(res)
-	items := balanceLegend(res, sts, noise, false)
-	hd := balanceHeading(res, last)
+	items := balanceLegend(res, sts, nb.noise, false)
+	hd := headingOf(res.Scenario.Title, nb.heading, figW)
 	_, _, _, lh := legendLayout(items, 8, hd.h+6, figW-16)
 	top := hd.h + 6 + lh + 22
 	gw := (figW - 12 - plotL) / float64(max(len(live), 1))
@@ -50,32 +73,34 @@ func balanceFigure(res *sim.Result) Figure {
 	if slant {
 		h += 60
 	}
-	c := newCanvas(figW, h, figID(res, name), title, caption)
+	c := newCanvas(figW, h, figID(res, nb.name), nb.title, nb.caption)
 	c.hatchPatterns(sts)
 	balanceHead(c, hd, items)
 	hi := 0.0
 	for _, m := range live {
-		hi = max(hi, res.FairShare(m.ID, last)*(1+noise))
-		for _, r := range res.Rules {
-			hi = max(hi, float64(r.Steps[last].Loads[m.ID]))
+		hi = max(hi, nb.fair(m.ID)*(1+nb.noise))
+		for r := range res.Rules {
+			hi = max(hi, nb.load(r, m.ID))
 		}
 	}
 	s := niceScale(hi, 5, true, top+200, top)
-	right := figW - 12
-	c.yAxis(s, plotL, right, "keys held", false)
+	c.yAxis(s, plotL, figW-12, nb.unit, false)
 	for j, m := range live {
-		balanceGroup(c, res, sts, m.ID, last, s, plotL+float64(j)*gw, gw, noise, slant)
+		nb.group(c, res, sts, m.ID, s, plotL+float64(j)*gw, gw, slant)
 	}
-	return c.figure(Figure{Name: name, Kind: "balance", Step: -1, Title: title, Caption: caption})
+	return c.figure(Figure{Name: nb.name, Kind: nb.kind, Step: -1, Title: nb.title, Caption: nb.caption})
 }
 
-func balanceGroup(c *canvas, res *sim.Result, sts []ruleStyle, id timeline.NodeID, last int, s scale, x, gw, noise float64, slant bool) {
-	fair := res.FairShare(id, last)
+// group draws one node's bars, fair share and noise band.
+func (nb nodeBars) group(c *canvas, res *sim.Result, sts []ruleStyle, id timeline.NodeID, s scale, x, gw float64, slant bool) {
+	fair := nb.fair(id)
 	c.group(attr("id", c.ref("node-"+fmt.Sprint(id)+"-"+idPart(res.Timeline.Nodes[id]))))
-	c.rect(x+1, s.y(fair*(1+noise)), gw-2, s.y(fair*(1-noise))-s.y(fair*(1+noise)), cls("band"))
+	if nb.noise > 0 {
+		c.rect(x+1, s.y(fair*(1+nb.noise)), gw-2, s.y(fair*(1-nb.noise))-s.y(fair*(1+nb.noise)), cls("band"))
+	}
 	slot := gw * 0.8 / float64(len(res.Rules))
-	for r, rr := range res.Rules {
-		load := float64(rr.Steps[last].Loads[id])
+	for r := range res.Rules {
+		load := nb.load(r, id)
 		bx := x + gw*0.1 + float64(r)*slot
 		c.bar(sts[r], bx+slot*0.1, s.y(load), slot*0.8, s.bottom-s.y(load))
 	}
@@ -232,14 +257,22 @@ func points(x func(int) float64, s scale, ys []float64) [][2]float64 {
 // balanceLegend is the balance figure's legend: the rules (bars, or the
 // profile's lines), the fair share and the noise band.
 func balanceLegend(res *sim.Result, sts []ruleStyle, noise float64, lines bool) []legendItem {
-	return append(ruleSwatches(ruleLabels(res), sts, !lines, lines),
-		legendItem{text: "fair share", draw: func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }},
-		legendItem{text: fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), draw: func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
+	items := append(ruleSwatches(ruleLabels(res), sts, !lines, lines),
+		legendItem{text: "fair share", draw: func(c *canvas, x, y float64) { c.line(x, y-4, x+12, y-4, cls("ink"), attr("stroke-width", "2")) }})
+	if noise == 0 {
+		return items
+	}
+	return append(items, legendItem{text: fmt.Sprintf("noise band: ±%s, what random placement gives", pct(noise)), draw: func(c *canvas, x, y float64) { c.rect(x, y-9, 12, 10, cls("band")) }})
 }
 
 // balanceHeading is the balance figure's heading.
 func balanceHeading(res *sim.Result, last int) heading {
-	return headingOf(res.Scenario.Title, "Keys per node after step "+fmt.Sprint(last)+" ("+opText(res, last)+")", figW)
+	return headingOf(res.Scenario.Title, balanceSub(res, last), figW)
+}
+
+// balanceSub is the balance figure's subtitle.
+func balanceSub(res *sim.Result, last int) string {
+	return "Keys per node after step " + fmt.Sprint(last) + " (" + opText(res, last) + ")"
 }
 
 // balanceHead writes the balance figure's heading and legend.

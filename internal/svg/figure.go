@@ -20,8 +20,8 @@ type Figure struct {
 	Name string
 	// Kind is the figure's kind: "rings", "strips", "history", "balance",
 	// "deviation", "transfers", "migrations", "availability", "replicas"
-	// (with more than one replica), "requests" or "busiest" (with request
-	// counts).
+	// (with more than one replica), "requests", "busiest" or "served"
+	// (with request counts; served with at most 24 live nodes).
 	Kind string
 	// Step is the step the figure shows, or -1 for whole-run figures.
 	Step int
@@ -91,6 +91,9 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	if res.Keys.Weight != nil {
 		figs = append(figs, requestsFigure(res), busiestFigure(res))
 	}
+	if servedShown(res) {
+		figs = append(figs, servedFigure(res))
+	}
 	return figs, nil
 }
 
@@ -136,6 +139,8 @@ func FigureOf(res *sim.Result, kind string, step int) (Figure, bool, error) {
 		return requestsFigure(res), true, nil
 	case kind == "busiest" && res.Keys.Weight != nil:
 		return busiestFigure(res), true, nil
+	case kind == "served" && servedShown(res):
+		return servedFigure(res), true, nil
 	}
 	return Figure{}, false, nil
 }

@@ -189,17 +189,25 @@ func nodeShade(c, to [3]uint8) string {
 	return hex(mix(c, [3]uint8{0, 0, 0}, 0.2))
 }
 
-// Transfer colours: Okabe–Ito blue for keys received, vermillion for keys
-// sent; the direction is also the bar's side of the zero line. No node
-// colour is near either.
+// Transfer colours: blue for keys received, Okabe–Ito vermillion for
+// keys sent; the direction is also the bar's side of the zero line. No
+// node colour is near either. The blue is gainBlue.
 const (
-	inColor  = "#0072B2"
+	inColor  = gainBlue
 	outColor = "#D55E00"
 )
 
+// gainBlue is the blue of keys received and gained: Okabe–Ito's blue
+// (#0072B2) made lighter until it has 4:1 contrast on the dark background
+// as well as on the light one (4.4:1), and no nearer the indigo and
+// lavender nodes than the node colours are to each other. The original,
+// 3.4:1 on near-black, read dim beside the red and orange of the other
+// reasons in dark strips and wheels.
+const gainBlue = "#347CC0"
+
 // reasonColors colour moved keys by why they moved, indexed by sim.Reason*.
 var reasonColors = [strips.NumReasons]string{
-	strips.ReasonGained:     "#0072B2", // blue
+	strips.ReasonGained:     gainBlue,
 	strips.ReasonForced:     "#E69F00", // orange
 	strips.ReasonCollateral: "#CC3311", // red
 }

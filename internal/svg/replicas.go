@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/timeline"
 )
 
 // replicated reports whether any step keeps more than one replica: the
@@ -153,6 +154,47 @@ func busiestFigure(res *sim.Result) Figure {
 		value: peak, ref: one, refName: "fair", refText: "fair share (1×)",
 		refStyle: []string{cls("ink"), attr("fill", "none"), attr("stroke-width", "1.2")},
 		label:    times}.draw(res)
+}
+
+// servedFigure draws, per live node at the last step, the requests it
+// serves under each rule against its fair share of all requests (an
+// equal split by weight): where busiest.svg follows the hottest server
+// over time, this shows which servers a hot key overloads, and that the
+// keys' balance (balance.svg) does not even requests out. With more live
+// nodes than maxBalanceGroups it is not drawn (servedShown).
+func servedFigure(res *sim.Result) Figure {
+	last := len(res.Timeline.States) - 1
+	live := liveAt(res, last)
+	total := make([]float64, len(res.Rules))
+	for r, rr := range res.Rules {
+		for _, m := range live {
+			total[r] += float64(rr.Steps[last].Requests[m.ID])
+		}
+	}
+	k := float64(res.Keys.Len())
+	fair := func(id timeline.NodeID) float64 { return res.FairShare(id, last) / k * total[0] }
+	var parts []string
+	for r, rr := range res.Rules {
+		v, _ := res.Metric("request_peak_to_mean", r, last)
+		parts = append(parts, fmt.Sprintf("%s %s", rr.Spec.Label, times(v)))
+	}
+	caption := fmt.Sprintf("Each group is one live node after the last step; its bars say how many of the %s requests it serves under each rule "+
+		"(the summed request counts of the keys it owns). The dark line is its fair share of them, an equal split by weight. "+
+		"A bar far above the line is a server that a hot key overloads, however even the keys are; the busiest node's requests over its fair share: %s.",
+		commas(int(total[0])), strings.Join(parts, ", "))
+	return nodeBars{name: "served.svg", kind: "served",
+		title:   fmt.Sprintf("Requests per node after the last step (step %d), against the fair share", last),
+		heading: "Requests per node after step " + fmt.Sprint(last) + " (" + opText(res, last) + ")",
+		caption: caption, unit: "requests served",
+		load: func(r int, id timeline.NodeID) float64 { return float64(res.Rules[r].Steps[last].Requests[id]) },
+		fair: fair,
+	}.draw(res, live)
+}
+
+// servedShown reports whether a replay has a served.svg: request counts,
+// and at most maxBalanceGroups live nodes at the last step.
+func servedShown(res *sim.Result) bool {
+	return res.Keys.Weight != nil && len(liveAt(res, len(res.Timeline.States)-1)) <= maxBalanceGroups
 }
 
 // times writes a ratio as "2.19×".

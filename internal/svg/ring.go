@@ -159,8 +159,10 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.
 			return owner(id)
 		})
 	}
-	c.line(cx, cy-g.r-24, cx, cy-g.r+8, cls("axis"), attr("stroke-width", "1"))
-	c.text(cx+4, cy-g.r-18, "0", cls("muted"), attr("font-size", "9"))
+	// The zero mark's label sits above the tick ring (radius r+15, 9
+	// wide: its outer edge at r+19.5), beside the mark's top.
+	c.line(cx, cy-g.r-26, cx, cy-g.r+8, cls("axis"), attr("stroke-width", "1"))
+	c.text(cx+4, cy-g.r-21, "0", cls("muted"), attr("font-size", "9"))
 	if segs == nil {
 		wheelKeys(c, res, r, i, cx, cy, g.r-17)
 	}

@@ -26,8 +26,12 @@ type canvas struct {
 const fontStack = `system-ui, -apple-system, "Segoe UI", Helvetica, Arial, "Liberation Sans", sans-serif`
 
 // newCanvas starts a w×h document with its title, description and the
-// page's style sheet (see Figure.File for the files' ones).
+// page's style sheet (see Figure.File for the files' ones). The size is
+// rounded up to whole units: an <img> of a figure a fraction of a pixel
+// tall blends its every edge row with the page around it, and its size
+// and viewBox would differ in the last decimal.
 func newCanvas(w, h float64, idPrefix, title, desc string) *canvas {
+	w, h = math.Ceil(w-1e-9), math.Ceil(h-1e-9)
 	c := &canvas{id: idPrefix, w: w, h: h}
 	c.s = fsvg.New(&c.buf)
 	c.s.Decimals = 1

@@ -2,11 +2,15 @@ package browser
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +33,18 @@ type pageInfo struct {
 	Overflow bool // the page is wider than the viewport
 	Title    string
 	Layout   []string // what layoutCheck found wrong
+	Text     []figText
+}
+
+// figText is the smallest text of one figure as the page draws it: the
+// inline SVG's smallest rendered font size, or for an <img> the width it
+// is drawn at and its natural width (checkTextSize reads its file).
+type figText struct {
+	ID    string
+	Px    float64 // smallest rendered font size of an inline SVG, CSS px
+	What  string  // that text
+	Src   string  // an <img>'s file
+	W, NW float64 // an <img>'s drawn and natural width
 }
 
 type figure struct {
@@ -59,8 +75,37 @@ const inspect = `(async () => {
     Overflow: document.documentElement.scrollWidth > window.innerWidth + 1,
     Title: document.title,
     Layout: (` + layoutCheck + `)(),
+    Text: (` + textSizes + `)(),
   };
 })()`
+
+// textSizes measures, for every figure of the report (figure.fig: the
+// gallery's thumbnails are links, not figures to read), its smallest text
+// as drawn: each <text> and <tspan>'s computed font size times the scale
+// its screen transform gives it. An <img>'s text cannot be reached from
+// the page, so it reports the image's drawn and natural width instead.
+const textSizes = `() => {
+  const out = [];
+  for (const f of document.querySelectorAll('figure.fig')) {
+    const s = f.querySelector('svg'), im = f.querySelector('img');
+    if (im) { out.push({ID: f.id, Src: im.src, W: im.getBoundingClientRect().width, NW: im.naturalWidth}); continue; }
+    if (!s) continue;
+    let px = Infinity, what = '';
+    for (const e of s.querySelectorAll('text, tspan')) {
+      if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+      const m = e.getScreenCTM();
+      if (!m) continue;
+      const v = parseFloat(getComputedStyle(e).fontSize) * Math.hypot(m.a, m.b);
+      if (v < px) { px = v; what = e.textContent.trim(); }
+    }
+    if (px < Infinity) out.push({ID: f.id, Px: px, What: what});
+  }
+  return out;
+}`
+
+// minTextPx is the smallest font size, in CSS px, that a figure of a
+// report page may draw its text at, at every screen width.
+const minTextPx = 9
 
 // layoutCheck opens every folded step and lists what is wrong with the
 // page's layout at the current width:
@@ -140,6 +185,9 @@ func TestSiteInBrowser(t *testing.T) {
 	// byte makes every page link its step figures, so that path is
 	// checked in a browser too.
 	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, bin, buildSite(t, 1)) })
+	// Every figure file, of out/'s theme and of a dark build, embedded as
+	// <img> in a white and a black page, and its text's contrast.
+	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, bin, siteDir(t)) })
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
@@ -179,6 +227,7 @@ func checkSite(t *testing.T, bin, dir string) {
 				for _, b := range info.Layout {
 					t.Errorf("%s at %d px (%s): %s", rel, width, theme, b)
 				}
+				checkTextSize(t, fmt.Sprintf("%s at %d px (%s)", rel, width, theme), info.Text)
 			}
 		}
 	}
@@ -191,6 +240,52 @@ func checkSite(t *testing.T, bin, dir string) {
 	for _, m := range console {
 		t.Errorf("console: %s", m)
 	}
+}
+
+// checkTextSize fails every figure whose smallest text is drawn under
+// minTextPx; an <img>'s smallest font size is read from its file.
+func checkTextSize(t *testing.T, where string, figs []figText) {
+	t.Helper()
+	for _, f := range figs {
+		px, what := f.Px, f.What
+		if f.Src != "" {
+			u, err := url.Parse(f.Src)
+			if err != nil || f.NW == 0 {
+				t.Errorf("%s: figure %s: image %s has no natural width", where, f.ID, f.Src)
+				continue
+			}
+			size, err := smallestFont(filepath.FromSlash(u.Path))
+			if err != nil {
+				t.Errorf("%s: figure %s: %v", where, f.ID, err)
+				continue
+			}
+			px, what = size*f.W/f.NW, "its smallest font size"
+		}
+		if px < minTextPx-0.01 {
+			t.Errorf("%s: figure %s draws text at %.1f px, under %d px (%q)", where, f.ID, px, minTextPx, what)
+		}
+	}
+}
+
+// fontSize matches a font-size attribute.
+var fontSize = regexp.MustCompile(`font-size="([0-9.]+)"`)
+
+// smallestFont returns the smallest font-size attribute of an SVG file.
+func smallestFont(path string) (float64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	least := math.Inf(1)
+	for _, m := range fontSize.FindAllSubmatch(b, -1) {
+		if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil {
+			least = min(least, v)
+		}
+	}
+	if math.IsInf(least, 1) {
+		return 0, fmt.Errorf("%s has no font-size", path)
+	}
+	return least, nil
 }
 
 // findChromium returns the browser binary, or "".
@@ -221,6 +316,12 @@ func siteDir(t *testing.T) string {
 // buildSite builds the examples with the given inline budget (0: the
 // default) into a temporary directory and returns it.
 func buildSite(t *testing.T, budget int) string {
+	return buildWith(t, build.Options{InlineBudget: budget})
+}
+
+// buildWith builds the examples with opts into a temporary directory and
+// returns it.
+func buildWith(t *testing.T, opts build.Options) string {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
 	var ins []build.Input
 	for _, f := range files {
@@ -230,7 +331,7 @@ func buildSite(t *testing.T, budget int) string {
 		}
 		ins = append(ins, build.Input{Path: f, Src: src})
 	}
-	built, err := build.Build(ins, build.Options{InlineBudget: budget})
+	built, err := build.Build(ins, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,14 @@
 // relative link and anchor resolving, no page wider than the screen, no
 // table wider than its box unless the box scrolls to all of it, a sticky
 // first column that leaves room for the others, every table's first
-// number in view without scrolling (with every step section opened), and
-// no figure title cut with "…". It is a package of its own so that the
-// chromedp dependency stays out of the other tests.
+// number in view without scrolling (with every step section opened), no
+// figure title cut with "…", and no figure text of a report page drawn
+// under 9 CSS px at either width. It also embeds every figure file, of
+// the site's theme and of a dark build, as <img> in a plain white page
+// (light scheme) and a plain black page (dark scheme), and checks that it
+// looks the same to the pixel in both and that every text keeps 4.5:1
+// contrast against the shapes it is drawn on. It is a package of its own
+// so that the chromedp dependency stays out of the other tests.
 //
 // The test builds the example scenarios into a temporary folder, or
 // checks the folder that RINGREPORT_SITE names. It skips when Chromium is
