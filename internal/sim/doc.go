@@ -14,7 +14,9 @@
 //     registry.NewPlacer) through the timeline: at every
 //     step the rule assigns every key a preference list, and a tracker
 //     compares it with the previous step's to count moved, needed and
-//     ideal moves, replica changes, a fingerprint and exact recurrences.
+//     ideal moves, replica changes, a fingerprint and exact recurrences
+//     (checked through internal/undolog's logs of the owners each step
+//     overwrote).
 //
 // What only figures draw from a Result (key positions on a wheel, arcs,
 // notable members) is derived in internal/figdata, not here; the

@@ -9,6 +9,7 @@ import (
 	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"github.com/ringreport/ringreport/internal/undolog"
 )
 
 // TestIncrementalMatchesFull: the fast replay (placer deltas, metrics
@@ -76,7 +77,7 @@ func TestRecurrenceUnderLogBudget(t *testing.T) {
 			recomputed++
 			return replayTo(spec.Spec, e, full.Timeline, step)
 		})
-		run.t.hist.budget = historyBytesPerKey * full.Keys.Len()
+		run.t.hist = undolog.New(full.Keys.Len(), undolog.BytesPerKey*full.Keys.Len())
 		for i := range full.Timeline.States {
 			if got, want := run.step(i).Recurs, full.Rules[r].Steps[i].Recurs; got != want {
 				t.Fatalf("%s step %d: recurs %d, reference %d", spec.Spec.Kind, i, got, want)

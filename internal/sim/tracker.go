@@ -1,10 +1,13 @@
 package sim
 
 import (
+	"slices"
+
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
+	"github.com/ringreport/ringreport/internal/undolog"
 )
 
 // tracker turns consecutive assignments of one rule into StepResults.
@@ -28,7 +31,7 @@ type tracker struct {
 	under    int                 // keys of cur with fewer than R live nodes
 	total    int
 	seen     map[uint64][]int // fingerprint → distinct steps having it
-	hist     history
+	hist     *undolog.History
 	cells    strips.Index
 	w        []uint32 // key weights by canonical index, or nil
 	reqs     []int64  // request loads of cur, by NodeID, when weighted
@@ -52,7 +55,7 @@ func newTracker(res *Result, rank []uint32) *tracker {
 	for _, name := range res.Timeline.Nodes {
 		t.nodeHash = append(t.nodeHash, keys.NameHash64(name))
 	}
-	t.hist = newHistory(t.k)
+	t.hist = undolog.New(t.k, undolog.Budget(t.k))
 	t.cells = strips.NewIndex(t.k)
 	t.w = res.Keys.Weight
 	t.pairs = newPairCounter(len(t.nodeHash))
@@ -123,7 +126,7 @@ func (t *tracker) begin(i int) (*stepAcc, []int) {
 	if len(t.cur) > 1 || states[i].Replicas > 1 {
 		sr.Streams = newStreams(n)
 	}
-	t.hist.open(i, t.cur[0])
+	t.hist.Open(i, t.cur[0])
 	return acc, append([]int(nil), t.loads...)
 }
 
@@ -210,7 +213,7 @@ func (t *tracker) change(acc *stepAcc, k int, lists [][]timeline.NodeID, j int) 
 
 // move counts key k's change of owner from old to cur.
 func (t *tracker) move(acc *stepAcc, k int, old, cur timeline.NodeID) {
-	t.hist.record(k, old)
+	t.hist.Record(k, old)
 	t.loads[old]--
 	t.loads[cur]++
 	t.fp += t.term(k, cur) - t.term(k, old)
@@ -275,7 +278,7 @@ func (t *tracker) end(i int, acc *stepAcc, prev []int) StepResult {
 	sr.Needed = halfAbsDiff(prev, t.loads)
 	sr.Ideal = ideal(prev, &t.res.Timeline.States[i], t.k)
 	t.transfers(sr)
-	t.hist.close()
+	t.hist.Close()
 	t.shadeStrip(sr)
 	return t.finish(sr)
 }
@@ -329,3 +332,25 @@ func stripOffsets(places []uint32) []uint16 {
 
 // The largest offset stripOffsets writes fits a uint16.
 var _ = [1]int{}[(strips.MaxCells*stripStride-1)>>16]
+
+// recurs returns the earliest earlier step with the identical primary
+// assignment, comparing key by key: through the undo logs when they
+// reach back that far, else recompute rebuilds that step's lists.
+func (t *tracker) recurs(i int, fp uint64, recompute func(step int) [][]timeline.NodeID) int {
+	defer t.hist.Trim()
+	cur := t.cur[0]
+	for _, j := range t.seen[fp] {
+		var same bool
+		if p, ok := t.hist.Path(j, i); ok {
+			same = t.hist.EqualsAt(cur, p)
+		} else {
+			same = slices.Equal(recompute(j)[0], cur)
+		}
+		if same {
+			t.hist.Bridge(i, j)
+			return j
+		}
+	}
+	t.seen[fp] = append(t.seen[fp], i)
+	return -1
+}

@@ -59,7 +59,7 @@ func (t *tracker) movesDense(acc *stepAcc, owners []timeline.NodeID) {
 	acc.sr.Moved += moved
 	acc.sr.ReplicaMoved += moved
 	acc.sr.Copies += moved
-	t.fpAfter(t.hist.open_, cur, owners, false)
+	t.fpAfter(t.hist.Log(), cur, owners, false)
 }
 
 // pairMoves is what movesDense counts moved keys with.
@@ -220,18 +220,10 @@ func foldStrip(dst []strips.Cell, flat *flatStrip) {
 
 // takeDense makes cur, the primary assignment before a whole step, the
 // open undo log's dense snapshot without copying it: the log takes cur's
-// array and t.cur[0] gets the log's own, or one a dropped log held (see
-// denseBuffer), which is scratch once the caller makes the whole new
-// assignment current.
+// array and t.cur[0] gets another (undolog.History.TakeDense), which is
+// scratch once the caller makes the whole new assignment current.
 func (t *tracker) takeDense(cur []timeline.NodeID) {
-	u := t.hist.open_
-	spare := u.dense[:cap(u.dense)]
-	if len(spare) < len(cur) {
-		spare = t.hist.denseBuffer(len(cur))
-	}
-	u.keys, u.old = u.keys[:0], u.old[:0]
-	u.dense = cur
-	t.cur[0] = spare[:len(cur)]
+	t.cur[0] = t.hist.TakeDense(cur)
 }
 
 // movedRange compacts the keys k in [lo, hi), hi−lo ≤ moveBlock, whose

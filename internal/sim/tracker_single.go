@@ -4,7 +4,7 @@ import "github.com/ringreport/ringreport/internal/placer"
 import "github.com/ringreport/ringreport/internal/timeline"
 import "github.com/ringreport/ringreport/internal/strips"
 import "github.com/ringreport/ringreport/internal/keys"
-import "slices"
+import "github.com/ringreport/ringreport/internal/undolog"
 
 // The single-replica fast path of the tracker. With one replica a key's
 // list is its primary owner, and the rules that move many keys at once
@@ -28,9 +28,9 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []timeline.NodeID, 
 		return
 	}
 	cur := t.cur[0]
-	u := t.hist.open_
+	u := t.hist.Log()
 	sparseMax := (t.k + 2) / 3 // record keeps a sparse log while 3·len < K
-	dense := len(u.dense) == 0 && len(owners) > sparseMax && likelyDense(cur, keys, owners, sparseMax)
+	dense := !u.IsDense() && len(owners) > sparseMax && likelyDense(cur, keys, owners, sparseMax)
 	if dense && keys == nil {
 		t.movesDense(acc, owners)
 		return
@@ -41,11 +41,11 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []timeline.NodeID, 
 	if dense {
 		// The log would go dense: snapshot the assignment before the
 		// step now rather than growing a sparse log first.
-		u.dense = append(u.dense[:0], cur...)
+		u.Snapshot(cur)
 	} else if keys != nil {
 		// A delta's entries bound its moves: size the log once.
 		n := min(len(keys), sparseMax)
-		u.keys, u.old = slices.Grow(u.keys, n), slices.Grow(u.old, n)
+		u.Reserve(n)
 	}
 	pc, w := &t.pairs, t.w
 	t.counted = true
@@ -61,12 +61,11 @@ func (t *tracker) moves1(acc *stepAcc, keys []uint32, owners []timeline.NodeID, 
 		for i, jj := range moved {
 			j, k := int(jj), int(mk.key[i])
 			c, o := owners[j], cur[k]
-			if len(u.dense) == 0 {
-				if len(u.keys) < sparseMax {
-					u.keys = append(u.keys, uint32(k))
-					u.old = append(u.old, o)
+			if !u.IsDense() {
+				if u.Len() < sparseMax {
+					u.Append(uint32(k), o)
 				} else {
-					t.hist.record(k, o)
+					t.hist.Record(k, o)
 				}
 			}
 			if store {
@@ -152,7 +151,7 @@ func (t *tracker) moves1Sparse(acc *stepAcc, keys []uint32, owners []timeline.No
 	forced, gained := reasonTables(acc)
 	gen, rank, cells := t.res.Keys.Gen, t.rank, t.cells
 	ko, ho := t.strip.KeyOrder, t.strip.HashOrder
-	u := t.hist.open_
+	u := t.hist.Log()
 	moved := 0
 	var buf [moveBlock]uint32
 	for base := 0; base < len(owners); base += moveBlock {
@@ -163,7 +162,7 @@ func (t *tracker) moves1Sparse(acc *stepAcc, keys []uint32, owners []timeline.No
 				k = int(keys[j])
 			}
 			c, o := owners[j], cur[k]
-			t.hist.record(k, o)
+			t.hist.Record(k, o)
 			if store {
 				cur[k] = c
 			}
@@ -264,18 +263,19 @@ func fingerprint(nodeHash []uint64, owners []timeline.NodeID) uint64 {
 // sparse log, the old and the new term of every moved key, or, when the
 // log went dense, from the new primary assignment. The new owners are in
 // cur after a delta (stored) and in owners, by key, after a whole step.
-func (t *tracker) fpAfter(u *undo, cur, owners []timeline.NodeID, stored bool) {
+func (t *tracker) fpAfter(u *undolog.Log, cur, owners []timeline.NodeID, stored bool) {
 	now := owners
 	if stored {
 		now = cur
 	}
-	if len(u.dense) > 0 {
+	if u.IsDense() {
 		t.fp = fingerprint(t.nodeHash, now)
 		return
 	}
 	fp := t.fp
-	for e, k := range u.keys {
-		fp += t.term(int(k), now[k]) - t.term(int(k), u.old[e])
+	keys, old := u.Sparse()
+	for e, k := range keys {
+		fp += t.term(int(k), now[k]) - t.term(int(k), old[e])
 	}
 	t.fp = fp
 }

@@ -104,19 +104,20 @@ func keyWeight(w []uint32, k int) uint32 {
 // already), and updates t.reqs. It must
 // run after the step's changes are applied and before the log closes.
 func (t *tracker) transfers(sr *StepResult) {
-	u, now, w, pc := t.hist.open_, t.cur[0], t.w, &t.pairs
+	u, now, w, pc := t.hist.Log(), t.cur[0], t.w, &t.pairs
 	switch {
 	case t.counted:
 		t.counted = false
-	case len(u.dense) > 0:
-		for k, o := range u.dense {
+	case u.IsDense():
+		for k, o := range u.Dense() {
 			if c := now[k]; c != o {
 				pc.add(o, c, keyWeight(w, k))
 			}
 		}
 	default:
-		for e, k := range u.keys {
-			pc.add(u.old[e], now[k], keyWeight(w, int(k)))
+		keys, old := u.Sparse()
+		for e, k := range keys {
+			pc.add(old[e], now[k], keyWeight(w, int(k)))
 		}
 	}
 	sr.Transfers, sr.MovedRequests = pc.flush(t.reqs)
