@@ -11,7 +11,6 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/ringrules"
-	"github.com/ringreport/ringreport/internal/tablerules"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -200,31 +199,6 @@ func newStepBench(b testing.TB, spec placer.RuleSpec, k, n int, steps ...timelin
 	run := newRuleRun(res, p, func(step int) [][]timeline.NodeID { return replayTo(spec, e, tl, step) })
 	run.step(0)
 	return &stepBench{res: res, run: run}
-}
-
-// BenchmarkMaglevTable times one table rebuild for a membership not seen
-// before (no cached table): what a maglev step costs beyond its keys when
-// the live set is new.
-func BenchmarkMaglevTable(b *testing.B) {
-	for _, n := range []int{100} {
-		b.Run(fmt.Sprintf("m=%d/nodes=%d", tablerules.DefaultMaglevM, n), func(b *testing.B) {
-			e := &placer.Env{Keys: keySetOf(1000)}
-			st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
-			for i := range n {
-				e.Nodes = append(e.Nodes, benchNode(i))
-				st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: 1})
-			}
-			g, err := tablerules.NewMaglev(placer.RuleSpec{Kind: "maglev"}, e)
-			if err != nil {
-				b.Fatal(err)
-			}
-			g.Live = placer.LiveList(st)
-			for b.Loop() {
-				g.Cache = tablerules.MaglevCache{}
-				g.Populate()
-			}
-		})
-	}
 }
 
 // BenchmarkProfileStep times one membership step of every production

@@ -6,36 +6,9 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/tablerules"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
-
-// TestRendezvousTopR: every key's list is the R live nodes with the
-// highest scores, best first, computed here by brute force.
-func TestRendezvousTopR(t *testing.T) {
-	s := &Scenario{Name: "r", Title: "r", Seed: 2, Keys: keys.KeySpec{Count: 2000}, Nodes: names("a", "b", "c", "d", "e"),
-		Replicas: 3, Rules: []placer.RuleSpec{{Kind: "rendezvous"}}, Steps: []timeline.Step{fail("c")}}
-	res := mustReplay(t, s)
-	e := res.env()
-	z, _ := tablerules.NewRendezvous(placer.RuleSpec{Kind: "rendezvous"}, e)
-	lists := replayTo(res.Rules[0].Spec, e, res.Timeline, 1)
-	for i, k := range res.Keys.Pos {
-		ids := []timeline.NodeID{0, 1, 3, 4} // c failed
-		slices.SortFunc(ids, func(a, b timeline.NodeID) int {
-			sa, sb := keys.Mix64(uint64(k)^z.Seed[a])>>12, keys.Mix64(uint64(k)^z.Seed[b])>>12
-			if sa != sb {
-				if sa > sb {
-					return -1
-				}
-				return 1
-			}
-			return int(a) - int(b)
-		})
-		if got := []timeline.NodeID{lists[0][i], lists[1][i], lists[2][i]}; !slices.Equal(got, ids[:3]) {
-			t.Fatalf("key %d: list %v, brute force %v", i, got, ids[:3])
-		}
-	}
-}
 
 // TestRendezvousIncremental: the incremental updates (one score per key
 // for a joining node, re-ranking only the keys of a departing one) give
@@ -49,7 +22,7 @@ func TestRendezvousIncremental(t *testing.T) {
 		for r := range res.Rules {
 			for i := range res.Timeline.States {
 				e := res.env()
-				z, _ := tablerules.NewRendezvous(res.Rules[r].Spec, e)
+				z, _ := registry.NewPlacer(res.Rules[r].Spec, e)
 				z.Update(&res.Timeline.States[i]) // a fresh placer ranks everything
 				lists := make([][]timeline.NodeID, res.Timeline.States[i].Replicas)
 				for k := range lists {

@@ -54,9 +54,9 @@ type jump struct {
 var JumpKind = rulekind.Kind{Name: "jump", Doc: "Jump consistent hash (Lamping and Veach 2014): can only add or drop the last bucket.",
 	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true,
 	Footprint: rulekind.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 }},
-	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewJump(s, e)) }}
+	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newJump(s, e)) }}
 
-func NewJump(spec placer.RuleSpec, e *placer.Env) (*jump, error) {
+func newJump(spec placer.RuleSpec, e *placer.Env) (*jump, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
@@ -64,9 +64,9 @@ func NewJump(spec placer.RuleSpec, e *placer.Env) (*jump, error) {
 	return &jump{env: e, kc: keys.NewKeyCache(e.Keys, h)}, nil
 }
 
-// JumpHash is the paper's JumpConsistentHash (Figure 1), n ≥ 1. The float
+// jumpHash is the paper's JumpConsistentHash (Figure 1), n ≥ 1. The float
 // expression has no multiply-add to fuse, so it is exact everywhere.
-func JumpHash(key uint64, n int) int {
+func jumpHash(key uint64, n int) int {
 	b, _ := jumpNext(key, n)
 	return b
 }
@@ -318,14 +318,14 @@ func sameBuckets(a, b [][]timeline.NodeID) []bool {
 }
 
 func (j *jump) Probe(key string, R int) (uint64, []timeline.NodeID) {
-	b := JumpHash(j.kc.Hash.Sum64([]byte(key)), len(j.Buckets))
+	b := jumpHash(j.kc.Hash.Sum64([]byte(key)), len(j.Buckets))
 	return uint64(b), column(j.Prefs(R), int(b))
 }
 
 // Geometry samples the bucket of a key whose hash is the wheel position.
 func (j *jump) Geometry() ([]placer.Arc, []placer.Point) {
 	nb := len(j.Buckets)
-	return placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID { return j.Buckets[JumpHash(uint64(p), nb)] }), nil
+	return placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID { return j.Buckets[jumpHash(uint64(p), nb)] }), nil
 }
 
 func (j *jump) Order() []uint32 {

@@ -18,18 +18,18 @@ import (
 // MaglevKind is maglev hashing's registry entry.
 var MaglevKind = rulekind.Kind{Name: "maglev", Doc: "Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of m entries.",
 	Params: []rulekind.Param{paramM, rulekind.HashParam}, Mosaic: true,
-	Footprint: rulekind.Footprint{Table: func(s placer.RuleSpec, _, _ int64) int64 { return int64(cmp.Or(s.M, DefaultMaglevM)) },
+	Footprint: rulekind.Footprint{Table: func(s placer.RuleSpec, _, _ int64) int64 { return int64(cmp.Or(s.M, defaultMaglevM)) },
 		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 4 }},
-	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewMaglev(s, e)) }}
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newMaglev(s, e)) }}
 
-var paramM = rulekind.IntField(rulekind.Param{Name: "m", Type: rulekind.ParamPrime, Min: 2, Max: MaxMaglevM, Default: strconv.Itoa(DefaultMaglevM),
+var paramM = rulekind.IntField(rulekind.Param{Name: "m", Type: rulekind.ParamPrime, Min: 2, Max: MaxMaglevM, Default: strconv.Itoa(defaultMaglevM),
 	Doc:    "Maglev lookup table size: a prime number, such as 65537.",
 	Prefix: "table size "},
 	func(s *placer.RuleSpec) *int { return &s.M })
 
-// DefaultMaglevM is the lookup-table size of a maglev rule that names
+// defaultMaglevM is the lookup-table size of a maglev rule that names
 // none: the paper's 65537.
-const DefaultMaglevM = 65537
+const defaultMaglevM = 65537
 
 // MaxMaglevM bounds the lookup-table size a rule may ask for.
 const MaxMaglevM = 1 << 24
@@ -69,10 +69,10 @@ type maglev struct {
 	Live     []timeline.Member
 	groups   entryGroups
 	lastPref [][]timeline.NodeID // the pref table of the last assign or delta
-	Cache    MaglevCache
+	Cache    maglevCache
 	cur      *maglevTable // the table of the last update, in the cache
 	lastTab  *maglevTable // the table of the last assign or delta
-	diffs    MaglevDiffs
+	diffs    maglevDiffs
 	serial   uint64   // tables filled so far
 	changed  []uint32 // scratch: the entries a delta found changed
 	nameRank []int    // by NodeID: rank of the name in name order
@@ -86,14 +86,14 @@ type entryGroups struct {
 	start []uint32
 }
 
-func NewMaglev(spec placer.RuleSpec, e *placer.Env) (*maglev, error) {
+func newMaglev(spec placer.RuleSpec, e *placer.Env) (*maglev, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err
 	}
 	m := spec.M
 	if m == 0 {
-		m = DefaultMaglevM
+		m = defaultMaglevM
 	}
 	if m < 2 || m > MaxMaglevM || !IsPrime(m) {
 		return nil, fmt.Errorf("rule maglev: M = %d must be a prime between 2 and %d", m, MaxMaglevM)
@@ -212,9 +212,9 @@ type maglevTable struct {
 	serial uint64 // names the table in maglevDiffs
 }
 
-// MaglevCache keeps the last few tables by live set and weights. Tables
+// maglevCache keeps the last few tables by live set and weights. Tables
 // are never written once filled, so a cached one can be shared.
-type MaglevCache struct {
+type maglevCache struct {
 	keys   []string
 	tables []*maglevTable
 }
@@ -222,7 +222,7 @@ type MaglevCache struct {
 // maglevCacheBytes bounds the memory of cached tables.
 const maglevCacheBytes = 1 << 20
 
-func (c *MaglevCache) Get(key string) (*maglevTable, bool) {
+func (c *maglevCache) Get(key string) (*maglevTable, bool) {
 	for i, k := range c.keys {
 		if k == key {
 			return c.tables[i], true
@@ -232,7 +232,7 @@ func (c *MaglevCache) Get(key string) (*maglevTable, bool) {
 }
 
 // Put adds a table, dropping the oldest ones beyond maglevCacheBytes.
-func (c *MaglevCache) Put(key string, t *maglevTable) {
+func (c *maglevCache) Put(key string, t *maglevTable) {
 	n := max(maglevCacheBytes/(2*len(t.table)), 1)
 	c.keys = append(c.keys, key)
 	c.tables = append(c.tables, t)

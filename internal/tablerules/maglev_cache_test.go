@@ -1,10 +1,14 @@
 package tablerules
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
+	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -69,5 +73,30 @@ func TestMaglevCacheReturnsSameTable(t *testing.T) {
 	g.Update(st)
 	if !slices.Equal(g.table, first) {
 		t.Fatal("the cached table for the first live set differs")
+	}
+}
+
+// BenchmarkMaglevTable times one table rebuild for a membership not seen
+// before (no cached table): what a maglev step costs beyond its keys when
+// the live set is new.
+func BenchmarkMaglevTable(b *testing.B) {
+	for _, n := range []int{100} {
+		b.Run(fmt.Sprintf("m=%d/nodes=%d", defaultMaglevM, n), func(b *testing.B) {
+			e := &placer.Env{Keys: keys.NewKeySet(keys.KeySpec{Count: 1000}, 1)}
+			st := &timeline.State{Op: timeline.OpStart, Replicas: 1}
+			for i := range n {
+				e.Nodes = append(e.Nodes, "node-"+strconv.Itoa(i+1))
+				st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: 1})
+			}
+			g, err := newMaglev(placer.RuleSpec{Kind: MaglevKind.Name}, e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g.Live = placer.LiveList(st)
+			for b.Loop() {
+				g.Cache = maglevCache{}
+				g.Populate()
+			}
+		})
 	}
 }

@@ -16,18 +16,18 @@ import (
 // keys of each changed one from the groups (about 1,000 scattered groups
 // of 15 keys for M = 65537 and 10⁶ keys, each a cache miss).
 
-// MaglevDiff is the difference between two cached tables, the same both
+// maglevDiff is the difference between two cached tables, the same both
 // ways: the entries whose node differs, ascending, and their keys in that
 // order (each entry's in canonical order), or nil when they did not fit.
-type MaglevDiff struct {
+type maglevDiff struct {
 	A, B    uint64 // the tables' serials, a < b
 	Entries []uint32
 	Keys    []uint32
 }
 
-// MaglevDiffs keeps the last differences within maglevDiffBytes.
-type MaglevDiffs struct {
-	list  []*MaglevDiff
+// maglevDiffs keeps the last differences within maglevDiffBytes.
+type maglevDiffs struct {
+	list  []*maglevDiff
 	Bytes int
 }
 
@@ -35,7 +35,7 @@ type MaglevDiffs struct {
 // that tests can make it small).
 var MaglevDiffBytes = 1 << 20
 
-func (c *MaglevDiffs) Get(a, b uint64) *MaglevDiff {
+func (c *maglevDiffs) Get(a, b uint64) *maglevDiff {
 	a, b = min(a, b), max(a, b)
 	for _, d := range c.list {
 		if d.A == a && d.B == b {
@@ -47,7 +47,7 @@ func (c *MaglevDiffs) Get(a, b uint64) *MaglevDiff {
 
 // Put adds a difference, dropping its keys if they alone exceed half the
 // budget, then the oldest differences while over it.
-func (c *MaglevDiffs) Put(d *MaglevDiff) {
+func (c *maglevDiffs) Put(d *maglevDiff) {
 	if 4*len(d.Keys) > MaglevDiffBytes/2 {
 		d.Keys = nil
 	}
@@ -71,7 +71,7 @@ func (g *maglev) delta1(d *placer.Delta, gr entryGroups) {
 	}
 	df := g.diffs.Get(old.serial, cur.serial)
 	if df == nil {
-		df = &MaglevDiff{A: min(old.serial, cur.serial), B: max(old.serial, cur.serial)}
+		df = &maglevDiff{A: min(old.serial, cur.serial), B: max(old.serial, cur.serial)}
 		for e := range g.m {
 			if old.table[e] != cur.table[e] {
 				df.Entries = append(df.Entries, uint32(e))

@@ -21,7 +21,7 @@ func maglevFor(t *testing.T, m int, weights ...int) (*maglev, *timeline.State) {
 		e.Nodes = append(e.Nodes, "n"+strconv.Itoa(i))
 		st.Members = append(st.Members, timeline.Member{ID: timeline.NodeID(i), Weight: w})
 	}
-	g, err := NewMaglev(placer.RuleSpec{Kind: "maglev", M: m}, e)
+	g, err := newMaglev(placer.RuleSpec{Kind: "maglev", M: m}, e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func (m *modulo) Assign(lists [][]timeline.NodeID) {
 // loop of its own without the offset.
 func assignRank(list []timeline.NodeID, pos []uint32, ids []timeline.NodeID, r uint32) {
 	n := uint32(len(ids))
-	mod := NewFastMod(n)
+	mod := newFastMod(n)
 	list = list[:len(pos)]
 	if r == 0 {
 		for i, p := range pos {
@@ -113,7 +113,7 @@ type fastMod struct {
 	n, m uint64
 }
 
-func NewFastMod(n uint32) fastMod { return fastMod{n: uint64(n), m: ^uint64(0)/uint64(n) + 1} }
+func newFastMod(n uint32) fastMod { return fastMod{n: uint64(n), m: ^uint64(0)/uint64(n) + 1} }
 
 // Of returns p mod n.
 func (f fastMod) Of(p uint32) uint32 {

@@ -56,7 +56,7 @@ var RendezvousKind = rulekind.Kind{Name: "rendezvous", Doc: "Rendezvous (highest
 	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true,
 	Footprint: rulekind.Footprint{Ranks: true, KeyBytes: rendezvousKeyBytes},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
-		return placer.Checked(NewRendezvous(s, e))
+		return placer.Checked(newRendezvous(s, e))
 	}}
 
 // rendezvousKeyBytes is the rule's memory per key, for the estimate.
@@ -67,7 +67,7 @@ func rendezvousKeyBytes(_ placer.RuleSpec, r int64, uniform bool) int64 {
 	return 10 * r // node and score per list entry
 }
 
-func NewRendezvous(spec placer.RuleSpec, e *placer.Env) (*rendezvous, error) {
+func newRendezvous(spec placer.RuleSpec, e *placer.Env) (*rendezvous, error) {
 	h, err := keys.ParseHash(spec.Kind, spec.Hash)
 	if err != nil {
 		return nil, err

@@ -18,9 +18,9 @@ var SlotsKind = rulekind.Kind{Name: "slots", Doc: "Redis Cluster's slots: CRC16 
 	Footprint: rulekind.Footprint{Table: func(placer.RuleSpec, int64, int64) int64 { return numSlots },
 		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 12 }},
 	Position: func(placer.RuleSpec) func([]byte) uint32 {
-		return func(b []byte) uint32 { return uint32(KeySlot(b)) << 18 }
+		return func(b []byte) uint32 { return uint32(keySlot(b)) << 18 }
 	},
-	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewSlots(s, e)) }}
+	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newSlots(s, e)) }}
 
 // numSlots is the number of Redis Cluster hash slots.
 const numSlots = redis.Slots
@@ -62,13 +62,13 @@ type slots struct {
 	last  []timeline.NodeID // serve as of the last assign or delta
 }
 
-func NewSlots(spec placer.RuleSpec, e *placer.Env) (*slots, error) {
+func newSlots(spec placer.RuleSpec, e *placer.Env) (*slots, error) {
 	if spec.Hash != "" {
 		return nil, fmt.Errorf("rule slots: the hash is CRC16 (XMODEM), as in Redis Cluster; hash %q does not apply", spec.Hash)
 	}
 	s := &slots{env: e}
 	kc := keys.NewKeyCache(e.Keys, keys.HashFNV)
-	s.slot = kc.Each32(func(b []byte) uint32 { return uint32(KeySlot(b)) })
+	s.slot = kc.Each32(func(b []byte) uint32 { return uint32(keySlot(b)) })
 	var sorted []uint32
 	sorted, s.perm, s.rank = keys.RankBy(s.slot)
 	s.start = make([]uint32, numSlots+1)
@@ -79,10 +79,10 @@ func NewSlots(spec placer.RuleSpec, e *placer.Env) (*slots, error) {
 	return s, nil
 }
 
-// KeySlot returns the Redis Cluster slot of a key: CRC16-XMODEM of its
+// keySlot returns the Redis Cluster slot of a key: CRC16-XMODEM of its
 // hash tag, as Redis computes it (internal/profile/redis, checked
 // against CLUSTER KEYSLOT).
-func KeySlot(key []byte) uint16 { return uint16(redis.KeySlot(key)) }
+func keySlot(key []byte) uint16 { return uint16(redis.KeySlot(key)) }
 
 func (s *slots) Update(st *timeline.State) []string {
 	var notes []string
@@ -262,7 +262,7 @@ func (s *slots) Delta(d *placer.Delta) bool {
 }
 
 func (s *slots) Probe(key string, R int) (uint64, []timeline.NodeID) {
-	x := KeySlot([]byte(key))
+	x := keySlot([]byte(key))
 	return uint64(x), []timeline.NodeID{s.Serve[x]}
 }
 
