@@ -93,7 +93,7 @@ func (b *bounded) Update(st *timeline.State) []string {
 	K := uint64(b.r.Env.Keys.Len())
 	b.cap, b.sum = make([]int, len(b.r.Env.Nodes)), 0
 	for _, m := range live {
-		b.cap[m.ID] = int(CeilMulDiv(b.eps*K, uint64(m.Weight), EpsScale*W))
+		b.cap[m.ID] = int(ceilMulDiv(b.eps*K, uint64(m.Weight), EpsScale*W))
 		b.sum += b.cap[m.ID]
 	}
 	if b.sum < int(K) {
@@ -102,8 +102,8 @@ func (b *bounded) Update(st *timeline.State) []string {
 	return notes
 }
 
-// CeilMulDiv returns ⌈a·b/c⌉ without overflow for a·b < 2⁶⁴·c.
-func CeilMulDiv(a, b, c uint64) uint64 {
+// ceilMulDiv returns ⌈a·b/c⌉ without overflow for a·b < 2⁶⁴·c.
+func ceilMulDiv(a, b, c uint64) uint64 {
 	hi, lo := bits.Mul64(a, b)
 	q, r := bits.Div64(hi, lo, c)
 	if r != 0 {

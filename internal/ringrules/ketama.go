@@ -48,9 +48,9 @@ const ketamaHashes = 40
 var LibketamaKind = rulekind.Kind{Name: "libketama", Aliases: []string{"ketama"}, Doc: "libketama's continuum (RJ/ketama): MD5 of the node name as written, 160 points per server of average weight in libketama's single precision; libmemcached's differs (see libmemcached).",
 	Fixed: []rulekind.Param{rulekind.HashParam.WithDefault("md5")}, FixedPoints: ketamaHashes * 4, Theory: rulekind.RingTheory,
 	Footprint: rulekind.Footprint{Table: func(_ placer.RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, Points: true, StepPoints: true},
-	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(NewKetama(s, e)) }}
+	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newKetama(s, e)) }}
 
-func NewKetama(spec placer.RuleSpec, e *placer.Env) (*Ketama, error) {
+func newKetama(spec placer.RuleSpec, e *placer.Env) (*Ketama, error) {
 	if spec.Hash != "" && spec.Hash != "md5" {
 		return nil, fmt.Errorf("rule ketama: the hash is MD5, as in libketama; hash %q does not apply", spec.Hash)
 	}

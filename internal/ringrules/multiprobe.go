@@ -19,7 +19,7 @@ var MultiprobeKind = rulekind.Kind{Name: "multiprobe", Doc: "Multi-probe consist
 	Footprint: rulekind.Footprint{PerKey: func(s placer.RuleSpec) int64 { return max(1, int64(cmp.Or(s.Probes, defaultProbes))/4) },
 		StepPoints: true},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
-		return placer.Checked(NewMultiprobe(s, e))
+		return placer.Checked(newMultiprobe(s, e))
 	}}
 
 var paramProbes = rulekind.IntField(rulekind.Param{Name: "probes", Type: rulekind.ParamInt, Min: 1, Max: maxProbes, Default: strconv.Itoa(defaultProbes),
@@ -65,7 +65,7 @@ type Multiprobe struct {
 	last   multiprobePlaced // what the last assign or delta placed, for delta
 }
 
-func NewMultiprobe(spec placer.RuleSpec, e *placer.Env) (*Multiprobe, error) {
+func newMultiprobe(spec placer.RuleSpec, e *placer.Env) (*Multiprobe, error) {
 	k := spec.Probes
 	if k == 0 {
 		k = defaultProbes

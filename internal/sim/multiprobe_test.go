@@ -5,37 +5,8 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
-	"github.com/ringreport/ringreport/internal/ringrules"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
-
-// TestMultiprobeBrute: every key goes to the node whose live point
-// follows one of its k probes most closely, by brute force over all
-// points.
-func TestMultiprobeBrute(t *testing.T) {
-	s := &Scenario{Name: "m", Title: "m", Seed: 4, Keys: keys.KeySpec{Count: 3000}, Nodes: names("a", "b", "c", "d", "e", "f"),
-		Replicas: 1, Rules: []placer.RuleSpec{{Kind: "multiprobe", Probes: 5}}, Steps: []timeline.Step{fail("b")}}
-	res := mustReplay(t, s)
-	e := res.env()
-	p, _ := ringrules.NewMultiprobe(placer.RuleSpec{Kind: "multiprobe", Probes: 5}, e)
-	p.Update(&res.Timeline.States[1])
-	owners := ownersAt(res, 0, 1)
-	for i, h := range res.Keys.Pos {
-		d := keys.Fmix32(h+0x9e3779b9) | 1
-		best, bestD := timeline.NoNode, uint64(1<<33)
-		for j := range uint32(5) {
-			x := h + j*d
-			for _, pt := range p.R.Pts {
-				if dist := uint64(pt.Pos - x); p.R.Live[pt.Node] && dist < bestD {
-					best, bestD = pt.Node, dist
-				}
-			}
-		}
-		if owners[i] != best {
-			t.Fatalf("key %d: owner %d, brute force %d", i, owners[i], best)
-		}
-	}
-}
 
 // TestMultiprobeBalance: with 21 probes and one point per node, the
 // peak-to-mean load over 100,000 keys and 50 nodes stays near the paper's
