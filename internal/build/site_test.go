@@ -104,7 +104,7 @@ func TestBuildWritesSite(t *testing.T) {
 		`<title>Grow &lt;b&gt;bold&lt;/b&gt; · ringreport</title>`,
 		`href="../index.html"`, `rel="next" href="../shrink/index.html"`,
 		`<h2 id="step-1">Step 1: add c</h2>`, `href="#step-2"`,
-		`<figure class="fig fig-history" id="fig-history">`, `<figcaption>`,
+		`<figure class="fig fig-history" id="fig-history" tabindex="0" aria-label="`, `<figcaption>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("grow/index.html lacks %q", want)

@@ -398,7 +398,13 @@ func renderFigure(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.Wa
 		_, _ = w.WriteString("</figure>\n")
 		return ast.WalkContinue, nil
 	}
-	_, _ = fmt.Fprintf(w, "<figure class=\"fig fig-%s\" id=\"%s\">\n", kindClass(f.fig.Kind), figureID(f.fig.Name))
+	// The figure is its own sideways scroll box on a phone (style.css), so it
+	// takes keyboard focus, named by its title (else by its caption).
+	_, _ = fmt.Fprintf(w, "<figure class=\"fig fig-%s\" id=\"%s\" tabindex=\"0\"", kindClass(f.fig.Kind), figureID(f.fig.Name))
+	if f.fig.Title != "" {
+		_, _ = fmt.Fprintf(w, " aria-label=\"%s\"", html.EscapeString(f.fig.Title))
+	}
+	_, _ = w.WriteString(">\n")
 	if f.linked {
 		writeImage(w, f.fig)
 	} else {

@@ -22,8 +22,8 @@ func TestRenderBody(t *testing.T) {
 	}
 	html := string(body)
 	for _, want := range []string{
-		"<figure class=\"fig fig-history\" id=\"fig-history\">\n<svg id=\"h\"><title>H</title></svg>\n<figcaption>How to read it, with <strong>bold</strong>.</figcaption>\n</figure>",
-		"<figure class=\"fig fig-rings\" id=\"fig-step-1-rings\">\n<svg id=\"r1\"></svg>\n</figure>\n<p>No caption here.</p>",
+		"<figure class=\"fig fig-history\" id=\"fig-history\" tabindex=\"0\">\n<svg id=\"h\"><title>H</title></svg>\n<figcaption>How to read it, with <strong>bold</strong>.</figcaption>\n</figure>",
+		"<figure class=\"fig fig-rings\" id=\"fig-step-1-rings\" tabindex=\"0\">\n<svg id=\"r1\"></svg>\n</figure>\n<p>No caption here.</p>",
 		`<h2 id="step-1">Step 1: add c</h2>`,
 		`<h2 id="setup">Setup</h2>`,
 		`<div class="scroll" tabindex="0" role="region" aria-label="Table (scrolls sideways)">` + "\n<table>",
@@ -90,8 +90,8 @@ func TestRenderBodyLinksStepFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"<figure class=\"fig fig-history\" id=\"fig-history\">\n<svg id=\"h\"></svg>\n</figure>",
-		"<figure class=\"fig fig-rings\" id=\"fig-step-01-rings\">\n" +
+		"<figure class=\"fig fig-history\" id=\"fig-history\" tabindex=\"0\">\n<svg id=\"h\"></svg>\n</figure>",
+		"<figure class=\"fig fig-rings\" id=\"fig-step-01-rings\" tabindex=\"0\" aria-label=\"Step 1 (add &#34;a&amp;b&#34;)\">\n" +
 			`<img src="page/step-01-rings.svg" alt="Step 1 (add &#34;a&amp;b&#34;)" width="640" height="449" loading="lazy" decoding="async">` +
 			"\n<figcaption>Caption.</figcaption>\n</figure>",
 	} {
@@ -130,7 +130,7 @@ func TestRenderBodyInlinesEachFigureOnce(t *testing.T) {
 	}
 	// The report's own placement wins: the history chart is inlined in
 	// the Summary with its caption, not in the about.
-	if want := "<h2 id=\"summary\">Summary</h2>\n<figure class=\"fig fig-history\" id=\"fig-history\">\n" + big + "\n<figcaption>Caption.</figcaption>"; !strings.Contains(html, want) {
+	if want := "<h2 id=\"summary\">Summary</h2>\n<figure class=\"fig fig-history\" id=\"fig-history\" tabindex=\"0\">\n" + big + "\n<figcaption>Caption.</figcaption>"; !strings.Contains(html, want) {
 		t.Errorf("history.svg is not inlined where the report places it")
 	}
 	if n := strings.Count(html, `<img src="history.svg" alt="x">`); n != 2000 {

@@ -130,7 +130,7 @@ func nodeLabel(c *canvas, name, full, color string, cx, y, gw float64, slant boo
 func balanceCaption(res *sim.Result, last int, noise float64) string {
 	var b strings.Builder
 	b.WriteString("Each group is one live node; its bars say how many keys the node stores under each rule. ")
-	b.WriteString("The dark line is the node's fair share (an equal split by weight) and the grey band around it is the spread that placing keys at random would already give with this many keys, ")
+	b.WriteString("The level line across each group is the node's fair share (an equal split by weight) and the grey band around it is the spread that placing keys at random would already give with this many keys, ")
 	fmt.Fprintf(&b, "±%s: bars inside the band are as even as chance allows, bars far outside it mean that rule overloads or starves that node.", pct(noise))
 	var failed []string
 	for _, m := range res.Timeline.States[last].Members {
@@ -364,7 +364,7 @@ func polylineAt(at []int, x func(int) float64, s scale, ys []float64) string {
 func profileCaption(res *sim.Result, live, last int, noise float64, rel [][]float64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "With %s live nodes, each rule is one line: its nodes' keys as a share of their fair share (an equal split by weight), sorted from the most to the least loaded, each rule in its own order. ", commas(live))
-	fmt.Fprintf(&b, "The dark line is the fair share and the grey band around it one standard deviation of what placing keys at random gives, ±%s: even then about a third of the nodes fall outside it, so a line that leaves the band only near its ends is as even as chance allows, and a steeper one overloads some nodes and starves others. ", pct(noise))
+	fmt.Fprintf(&b, "The level line at 100%% is the fair share and the grey band around it one standard deviation of what placing keys at random gives, ±%s: even then about a third of the nodes fall outside it, so a line that leaves the band only near its ends is as even as chance allows, and a steeper one overloads some nodes and starves others. ", pct(noise))
 	var parts []string
 	for r, rr := range res.Rules {
 		parts = append(parts, fmt.Sprintf("%s from %s to %s", rr.Spec.Label, pct(rel[r][0]), pct(rel[r][len(rel[r])-1])))

@@ -179,7 +179,7 @@ func servedFigure(res *sim.Result) Figure {
 		parts = append(parts, fmt.Sprintf("%s %s", rr.Spec.Label, times(v)))
 	}
 	caption := fmt.Sprintf("Each group is one live node after the last step; its bars say how many of the %s requests it serves under each rule "+
-		"(the summed request counts of the keys it owns). The dark line is its fair share of them, an equal split by weight. "+
+		"(the summed request counts of the keys it owns). The level line across each group is its fair share of them, an equal split by weight. "+
 		"A bar far above the line is a server that a hot key overloads, however even the keys are; the busiest node's requests over its fair share: %s.",
 		commas(int(total[0])), strings.Join(parts, ", "))
 	return nodeBars{name: "served.svg", kind: "served",

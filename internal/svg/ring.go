@@ -31,6 +31,7 @@ type wheelGeom struct {
 	labels     [][]string // each rule's label, wrapped to the panel
 	hd         float64    // height of a panel's label and subtitle
 	probes     int        // lines of the longest probe list (probeLines)
+	pad        float64    // the space above and below each wheel for its name labels (wheelLabels)
 }
 
 const (
@@ -68,7 +69,10 @@ func wheelLayout(res *sim.Result, i int) wheelGeom {
 	for r := range res.Rules {
 		g.probes = max(g.probes, probeRows(probeLines(res, r, i, g.pw-20)))
 	}
-	g.ph = g.hd + 2*(g.r+30) + g.probeH() + float64(g.legendRows+1)*rowH + 12
+	if wheelLabelled(res) {
+		g.pad = labelPad
+	}
+	g.ph = g.hd + 2*(g.r+30+g.pad) + g.probeH() + float64(g.legendRows+1)*rowH + 12
 	return g
 }
 
@@ -123,7 +127,7 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.
 		c.text(10, 14+float64(j)*14, l, cls("fg", "b"), attr("font-size", "12"))
 	}
 	c.text(10, g.hd-6, fit(wheelSubtitle(res, r, i), g.pw-20, 10), cls("muted"), attr("font-size", "10"))
-	cx, cy := g.pw/2, g.hd+g.r+30
+	cx, cy := g.pw/2, g.hd+g.r+30+g.pad
 	failed := func(id timeline.NodeID) bool { m, ok := st.Member(id); return ok && m.Failed }
 	nodes := len(res.Timeline.Nodes)
 	l := 2 * math.Pi * g.r
@@ -170,9 +174,16 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.
 	if segs != nil {
 		pr = g.r + 16
 	}
-	wheelProbes(c, res, r, i, cx, cy, pr, segs)
+	probes := wheelProbes(c, res, r, i, cx, cy, pr, segs)
 	wheelCentre(c, res, r, i, cx, cy)
-	y := cy + g.r + 30
+	if g.pad > 0 {
+		ar := g.r + 9 // outside the ring, or outside its ticks
+		if segs == nil && sr.Points != nil {
+			ar = g.r + 20
+		}
+		wheelLabels(c, res, r, i, cx, cy, g.r, ar, g.pw, segs, probes)
+	}
+	y := cy + g.r + 30 + g.pad
 	if g.probes > 0 {
 		drawProbeList(c, probeLines(res, r, i, g.pw-20), 10, y-probeLineH)
 		y += g.probeH()

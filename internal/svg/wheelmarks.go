@@ -243,8 +243,10 @@ func probeRows(ls [][]string) int {
 // wheelProbes marks rule r's probes on its wheel at step i: a diamond in
 // the primary's colour where the rule puts the key (sim.Result.
 // WheelPosition), or on a share wheel (segs not nil) in the middle of its
-// primary's segment, numbered as in the list under the wheel.
-func wheelProbes(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64, segs []segment) {
+// primary's segment, numbered as in the list under the wheel. It returns
+// the box (x0, y0, x1, y1) round each marker and its number.
+func wheelProbes(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64, segs []segment) [][4]float64 {
+	var boxes [][4]float64
 	probes := res.Rules[r].Steps[i].Probes
 	for j, p := range probes {
 		if j == maxProbes {
@@ -268,8 +270,12 @@ func wheelProbes(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64, segs 
 		// The number sits beside the marker along the circle, clockwise,
 		// clear of the wheel's centre text.
 		a := 2 * math.Pi * f
-		c.text(x+11*math.Cos(a), y+11*math.Sin(a)+3.5, strconv.Itoa(j+1), cls("fg", "b"), attr("font-size", "10"), attr("text-anchor", "middle"))
+		nx, ny := x+11*math.Cos(a), y+11*math.Sin(a)+3.5
+		c.text(nx, ny, strconv.Itoa(j+1), cls("fg", "b"), attr("font-size", "10"), attr("text-anchor", "middle"))
+		w := textW(strconv.Itoa(j+1), 10) / 2
+		boxes = append(boxes, [4]float64{min(x-d, nx-w) - 1, min(y-d, ny-8) - 1, max(x+d, nx+w) + 1, max(y+d, ny+2) + 1})
 	}
+	return boxes
 }
 
 // drawProbeList writes probeLines from y, and returns where it ends.
