@@ -221,7 +221,16 @@ func gridShapes() []gridShape {
 	b.Reset()
 	b.WriteString("title: Steps\nkeys: 1000\nnodes: 10\n")
 	failRecover(&b, gridNames(10, 12), 10_000)
-	add("steps", "10⁴ steps: a wheel and a strip a step and rule (measured 3.2 GB and over 120 s)", "-max-work", strings.Replace(b.String(), "nodes: 10\n", "nodes: ["+strings.Join(gridNames(10, 12), ", ")+"]\n", 1))
+	add("steps", "10⁴ steps: figures for the 101 states shown in full, every state in data.json, steps.csv and the table of moves (all in full: 3.2 GB and over 120 s)",
+		"", strings.Replace(b.String(), "nodes: 10\n", "nodes: ["+strings.Join(gridNames(10, 12), ", ")+"]\n", 1))
+
+	b.Reset()
+	b.WriteString("title: Wide steps\nkeys: 10000\nrules: [ring, modulo, jump, rendezvous, maglev]\nnodes: 150\n")
+	b.WriteString("steps:\n")
+	for range 5000 {
+		b.WriteString("  - {add: extra}\n  - {remove: extra}\n")
+	}
+	add("steps-wide", "10⁴ steps of five rules over 150 nodes: 100 transfer pairs a state and rule in data.json", "-max-memory", b.String())
 
 	b.Reset()
 	b.WriteString("title: Ring points\nkeys: 1000\nrules: [{rule: ring, vnodes: 10}]\nnodes:\n")

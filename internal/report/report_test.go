@@ -194,7 +194,7 @@ func TestLargeCluster(t *testing.T) {
 		Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 8}, {Kind: "jump"}}, Replicas: 1,
 		Steps: []timeline.Step{{Op: timeline.OpFail, Nodes: names("n03", "n07")}, {Op: timeline.OpAdd, Nodes: names("x")}}}
 	res := replay(t, s)
-	sec := stepSection(res, 2)
+	sec := stepSection(res, 2, columnsOf(res))
 	if want := "n00, n01, n02, … 25 more …, n28, n29, x; failed: n03, n07"; sec.Members != want || !sec.MembersShort || sec.MemberCount != 31 {
 		t.Errorf("members %q (%d, short %v), want %q (31, short)", sec.Members, sec.MemberCount, sec.MembersShort, want)
 	}
@@ -227,7 +227,8 @@ func TestLargeCluster(t *testing.T) {
 		t.Errorf("report.md lacks %q", want)
 	}
 	// Up to maxLoadRows members, everyone.
-	small := stepSection(replay(t, ringWalkthrough()), 1)
+	walk := replay(t, ringWalkthrough())
+	small := stepSection(walk, 1, columnsOf(walk))
 	if len(small.Loads.Rows) != 6 || small.Loads.Omitted != 0 || small.Loads.Scope != "" || small.MembersShort {
 		t.Errorf("six members: %d rows, %d omitted, scope %q", len(small.Loads.Rows), small.Loads.Omitted, small.Loads.Scope)
 	}

@@ -10,8 +10,18 @@ import (
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
+// columns are the optional columns of the step tables, the same at every
+// step: whether any rule at any step has availability counts, and
+// whether any repartitions keys.
+type columns struct{ health, units bool }
+
+// columnsOf looks once over every step of every rule.
+func columnsOf(res *sim.Result) columns {
+	return columns{health: showHealth(res), units: showUnits(res)}
+}
+
 // stepSection builds the report section of step i.
-func stepSection(res *sim.Result, i int) StepSection {
+func stepSection(res *sim.Result, i int, cols columns) StepSection {
 	st := &res.Timeline.States[i]
 	sec := StepSection{
 		Step:         i,
@@ -33,8 +43,7 @@ func stepSection(res *sim.Result, i int) StepSection {
 		sec.Streams = stepStreams(res, i)
 	}
 	sec.ShowReplicas = st.Replicas > 1 || (i > 0 && res.Timeline.States[i-1].Replicas > 1)
-	sec.ShowHealth = showHealth(res)
-	sec.ShowUnits = showUnits(res)
+	sec.ShowHealth, sec.ShowUnits = cols.health, cols.units
 	for r, rr := range res.Rules {
 		row := stepRow(res, r, i)
 		sec.NoiseCV = row.NoiseCV
@@ -199,9 +208,9 @@ func probeKeys(s *sim.Scenario) (keys []string, index []int) {
 	return keys, index
 }
 
-// probeTable tracks the probe keys at every step, or returns nil when the
-// scenario has none.
-func probeTable(res *sim.Result) *ProbeTable {
+// probeTable tracks the probe keys at each of steps, or returns nil when
+// the scenario has none.
+func probeTable(res *sim.Result, steps []int) *ProbeTable {
 	keys, index := probeKeys(res.Scenario)
 	if len(keys) == 0 {
 		return nil
@@ -212,7 +221,7 @@ func probeTable(res *sim.Result) *ProbeTable {
 			t.Columns = append(t.Columns, ProbeColumn{Key: shownKey(k), Rule: rr.Spec.Label})
 		}
 	}
-	for i := range res.Timeline.States {
+	for _, i := range steps {
 		row := ProbeRow{Step: i, Change: change(res, i)}
 		for _, p := range index {
 			for _, rr := range res.Rules {
