@@ -207,6 +207,12 @@ func gridShapes() []gridShape {
 		"", "title: Maglev\nkeys: 10000\nnodes: 100\nrules: [{rule: maglev, m: 1000003}]\nsteps: [{add: x}, {remove: node-1}]\n")
 	add("modulo", "modulo over 2·10⁵ keys and 300 nodes: nearly every key moves between 10⁵ pairs",
 		"", "title: Modulo\nkeys: 200000\nnodes: 300\nrules: [modulo]\nsteps: [{add: x}]\n")
+	b.Reset()
+	b.WriteString("title: Pairs\nkeys: 200000\nnodes: 1000\nrules: [modulo]\nsteps:\n")
+	for range 15 {
+		b.WriteString("  - {add: extra}\n  - {remove: extra}\n")
+	}
+	add("pairs", "modulo over 1,000 nodes and 2·10⁵ keys, 30 steps: the result keeps a transfer pair per moved key at every state", "", b.String())
 	add("sweep", "a vnodes sweep under 10 seeds: 30 replays beside the scenario",
 		"", "title: Sweep\nkeys: 20000\nnodes: 10\nrules: [ring]\nsweep: {vnodes: [1, 16, 256]}\nseeds: 10\nsteps: [{add: x}]\n")
 
