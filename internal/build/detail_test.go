@@ -67,7 +67,7 @@ func TestSummarisedSteps(t *testing.T) {
 			}
 		}
 		summarised := steps > figdata.DetailedSteps
-		for _, want := range []string{"more than the 100 a report shows in full", "- named by an expectation: step 7", "- the last step: step 150", "| **7** |"} {
+		for _, want := range []string{"more than the 100 a report shows in full. The starting cluster and the 100 steps in **bold**", "- named by an expectation: step 7", "- the last step: step 150", "| **7** |"} {
 			if strings.Contains(md, want) != summarised {
 				t.Errorf("%d steps: report.md has %q: %v, want %v", steps, want, !summarised, summarised)
 			}
