@@ -13,19 +13,24 @@ const (
 	// whole-run figures, the page's frame and style, the tables of the
 	// Summary.
 	FixedBytes = 1 << 20
-	// StepFigureBytes is one step's figures of one rule beside its arcs,
-	// for each step the report shows in full (figdata.ShownSteps: every
-	// step up to figdata.DetailedSteps, then that many): its strip, the
-	// wheel's frame and legend, the page's copies and the step's section
-	// of the page and report.md; ArcBytes is one arc or point of the
-	// wheel (at most MaxArcs of them; past it a wheel is drawn per pixel,
-	// placer.WheelSamples arcs), in the figure and the page. 1,001
-	// states of ring (1,600 points) and modulo over 10 nodes wrote 182
-	// MB, 91 KB a state and rule; over 1,000 nodes the wheels of modulo,
-	// jump, rendezvous and maglev (about 1,000 arcs each, an arc and a
-	// tick apiece) took 1 MB a state, 250 bytes an arc, and as much again
-	// in the page's copies.
-	StepFigureBytes, ArcBytes, MaxArcs = 64 << 10, 512, 10_000
+	// StepFigureBytes is one step's figures of one rule beside its
+	// wheel's arcs, for each step the report shows in full
+	// (figdata.ShownSteps: every step up to figdata.DetailedSteps, then
+	// that many): its strip, the wheel's frame and legend (and a wheel
+	// drawn per pixel), the page's copies and the step's section of the
+	// page and report.md. 1,001 states of ring (1,600 points) and modulo
+	// over 10 nodes wrote 182 MB, 91 KB a state and rule.
+	//
+	// PointArcBytes is one arc of a rule with points (a ring), in the
+	// figure and the page: at most MaxArcs of them, past which the wheel
+	// is drawn per pixel (12 KB for a ring of 160,000 points); the arcs
+	// of 3,000 nodes' points took 290 KB a state for two rules, and as
+	// much again in the page. SampledArcBytes is one arc of any other
+	// rule's wheel, sampled at placer.WheelSamples positions, so at most
+	// as many arcs as nodes or samples: over 1,000 nodes the wheels of
+	// modulo, jump, rendezvous and maglev took 1 MB a state, 250 bytes
+	// an arc (an arc and a tick apiece), and as much again in the page.
+	StepFigureBytes, PointArcBytes, SampledArcBytes, MaxArcs = 64 << 10, 64, 512, 10_000
 	// StateRuleBytes is one rule at any state, shown in full or not:
 	// its metrics in data.json, its row of steps.csv, its cells in the
 	// table of keys moved at each step (report.md and the page), and its
@@ -93,14 +98,24 @@ func output(s *sim.Scenario, sh shape) outputBytes {
 		hotKeys(s, sh), transfersCSV(sh, rules))
 	var figures int64
 	for _, r := range s.Rules {
-		_, table := ruleCost(r, sh)
-		arcs := addSat(table, sh.names)
-		if arcs > MaxArcs {
-			arcs = placer.WheelSamples // drawn per pixel
-		}
-		figures = addSat(figures, mulSat(shownStates(sh), addSat(StepFigureBytes, mulSat(arcs, ArcBytes))))
+		figures = addSat(figures, mulSat(shownStates(sh), addSat(StepFigureBytes, wheelBytes(r, sh))))
 	}
 	return outputBytes{figures: figures, text: text}
+}
+
+// wheelBytes bounds the arcs of one rule's wheel at one state: a point
+// rule's points, unless there are more than MaxArcs and the wheel is
+// drawn per pixel; another rule's arcs, one per node at most, and no
+// more than its samples.
+func wheelBytes(r placer.RuleSpec, sh shape) int64 {
+	rc, table := ruleCost(r, sh)
+	if !rc.Points {
+		return mulSat(min(sh.names, placer.WheelSamples), SampledArcBytes)
+	}
+	if arcs := addSat(table, sh.names); arcs <= MaxArcs {
+		return mulSat(arcs, PointArcBytes)
+	}
+	return 0 // drawn per pixel, within StepFigureBytes
 }
 
 // shownStates is how many states the report shows in full, with their
