@@ -192,8 +192,8 @@ func gridShapes() []gridShape {
 	add("probes", "200 steps × 30 names of 200 bytes × 8 replicas × 16 probes: member lists, probe tables, preference lists", "", b.String())
 
 	b.Reset()
-	fmt.Fprintf(&b, "title: Nodes\nkeys: 10000\nnodes: 3000\nsteps: [{add: x}, {remove: node-1}]\n")
-	add("nodes", "3,000 nodes over three states: loads, legends, transfers per node", "", b.String())
+	fmt.Fprintf(&b, "title: Nodes\nkeys: 10000\nnodes: 10000\nsteps: [{add: x}, {remove: node-1}]\n")
+	add("nodes", "10⁴ nodes over three states: loads, legends, a wheel tick a node, transfers per node", "", b.String())
 
 	b.Reset()
 	b.WriteString("title: Points\nkeys: 1000\nrules: [{rule: ring, vnodes: 100}]\nnodes:\n")

@@ -29,8 +29,12 @@ const (
 	// rule's wheel, sampled at placer.WheelSamples positions, so at most
 	// as many arcs as nodes or samples: over 1,000 nodes the wheels of
 	// modulo, jump, rendezvous and maglev took 1 MB a state, 250 bytes
-	// an arc (an arc and a tick apiece), and as much again in the page.
-	StepFigureBytes, PointArcBytes, SampledArcBytes, MaxArcs = 64 << 10, 64, 512, 10_000
+	// an arc and its node's tick, and as much again in the page.
+	// TickBytes is one node's tick on a wheel (at most MaxTicks of them,
+	// as svg draws), in the figure and the page: 10⁴ nodes under ring and
+	// modulo wrote wheels of 1.8 MB a state, most of it 2·10⁴ ticks.
+	StepFigureBytes, PointArcBytes, SampledArcBytes, MaxArcs = 64 << 10, 64, 320, 10_000
+	TickBytes, MaxTicks                                      = 192, 10_000
 	// StateRuleBytes is one rule at any state, shown in full or not:
 	// its metrics in data.json, its row of steps.csv, its cells in the
 	// table of keys moved at each step (report.md and the page), and its
@@ -103,19 +107,20 @@ func output(s *sim.Scenario, sh shape) outputBytes {
 	return outputBytes{figures: figures, text: text}
 }
 
-// wheelBytes bounds the arcs of one rule's wheel at one state: a point
-// rule's points, unless there are more than MaxArcs and the wheel is
-// drawn per pixel; another rule's arcs, one per node at most, and no
-// more than its samples.
+// wheelBytes bounds one rule's wheel at one state beside its frame: a
+// tick per node, and the arcs: a point rule's points, unless there are
+// more than MaxArcs and the wheel is drawn per pixel; another rule's
+// arcs, one per node at most, and no more than its samples.
 func wheelBytes(r placer.RuleSpec, sh shape) int64 {
+	ticks := mulSat(min(sh.names, MaxTicks), TickBytes)
 	rc, table := ruleCost(r, sh)
 	if !rc.Points {
-		return mulSat(min(sh.names, placer.WheelSamples), SampledArcBytes)
+		return addSat(ticks, mulSat(min(sh.names, placer.WheelSamples), SampledArcBytes))
 	}
 	if arcs := addSat(table, sh.names); arcs <= MaxArcs {
-		return mulSat(arcs, PointArcBytes)
+		return addSat(ticks, mulSat(arcs, PointArcBytes))
 	}
-	return 0 // drawn per pixel, within StepFigureBytes
+	return ticks // arcs drawn per pixel, within StepFigureBytes
 }
 
 // shownStates is how many states the report shows in full, with their
