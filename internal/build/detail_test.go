@@ -67,7 +67,8 @@ func TestSummarisedSteps(t *testing.T) {
 			}
 		}
 		summarised := steps > figdata.DetailedSteps
-		for _, want := range []string{"more than the 100 a report shows in full. The starting cluster and the 100 steps in **bold**", "- named by an expectation: step 7", "- the last step: step 150", "| **7** |"} {
+		intro := fmt.Sprintf("more than the %d a report shows in full. The starting cluster and the %d steps in **bold**", figdata.DetailedSteps, figdata.DetailedSteps)
+		for _, want := range []string{intro, "- named by an expectation: step 7", fmt.Sprintf("- the last step: step %d", figdata.DetailedSteps+50), "| **7** |"} {
 			if strings.Contains(md, want) != summarised {
 				t.Errorf("%d steps: report.md has %q: %v, want %v", steps, want, !summarised, summarised)
 			}
