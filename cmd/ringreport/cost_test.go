@@ -192,8 +192,8 @@ func gridShapes() []gridShape {
 	add("probes", "200 steps × 30 names of 200 bytes × 8 replicas × 16 probes: member lists, probe tables, preference lists", "", b.String())
 
 	b.Reset()
-	fmt.Fprintf(&b, "title: Nodes\nkeys: 10000\nnodes: 3000\nsteps: [{add: x}, {remove: node-1}]\n")
-	add("nodes", "3,000 nodes over three states: loads, legends, transfers per node", "", b.String())
+	fmt.Fprintf(&b, "title: Nodes\nkeys: 10000\nnodes: 10000\nsteps: [{add: x}, {remove: node-1}]\n")
+	add("nodes", "10⁴ nodes over three states: loads, legends, a wheel tick a node, transfers per node", "", b.String())
 
 	b.Reset()
 	b.WriteString("title: Points\nkeys: 1000\nrules: [{rule: ring, vnodes: 100}]\nnodes:\n")
@@ -207,6 +207,12 @@ func gridShapes() []gridShape {
 		"", "title: Maglev\nkeys: 10000\nnodes: 100\nrules: [{rule: maglev, m: 1000003}]\nsteps: [{add: x}, {remove: node-1}]\n")
 	add("modulo", "modulo over 2·10⁵ keys and 300 nodes: nearly every key moves between 10⁵ pairs",
 		"", "title: Modulo\nkeys: 200000\nnodes: 300\nrules: [modulo]\nsteps: [{add: x}]\n")
+	b.Reset()
+	b.WriteString("title: Pairs\nkeys: 200000\nnodes: 1000\nrules: [modulo]\nsteps:\n")
+	for range 15 {
+		b.WriteString("  - {add: extra}\n  - {remove: extra}\n")
+	}
+	add("pairs", "modulo over 1,000 nodes and 2·10⁵ keys, 30 steps: the result keeps a transfer pair per moved key at every state", "", b.String())
 	add("sweep", "a vnodes sweep under 10 seeds: 30 replays beside the scenario",
 		"", "title: Sweep\nkeys: 20000\nnodes: 10\nrules: [ring]\nsweep: {vnodes: [1, 16, 256]}\nseeds: 10\nsteps: [{add: x}]\n")
 
@@ -221,7 +227,16 @@ func gridShapes() []gridShape {
 	b.Reset()
 	b.WriteString("title: Steps\nkeys: 1000\nnodes: 10\n")
 	failRecover(&b, gridNames(10, 12), 10_000)
-	add("steps", "10⁴ steps: a wheel and a strip a step and rule (measured 3.2 GB and over 120 s)", "-max-work", strings.Replace(b.String(), "nodes: 10\n", "nodes: ["+strings.Join(gridNames(10, 12), ", ")+"]\n", 1))
+	add("steps", "10⁴ steps: figures for the 101 states shown in full, every state in data.json, steps.csv and the table of moves (all in full: 3.2 GB and over 120 s)",
+		"", strings.Replace(b.String(), "nodes: 10\n", "nodes: ["+strings.Join(gridNames(10, 12), ", ")+"]\n", 1))
+
+	b.Reset()
+	b.WriteString("title: Wide steps\nkeys: 10000\nrules: [ring, modulo, jump, rendezvous, maglev]\nnodes: 150\n")
+	b.WriteString("steps:\n")
+	for range 5000 {
+		b.WriteString("  - {add: extra}\n  - {remove: extra}\n")
+	}
+	add("steps-wide", "10⁴ steps of five rules over 150 nodes: 100 transfer pairs a state and rule in data.json", "-max-memory", b.String())
 
 	b.Reset()
 	b.WriteString("title: Ring points\nkeys: 1000\nrules: [{rule: ring, vnodes: 10}]\nnodes:\n")

@@ -195,9 +195,9 @@ func cmpStep(step, last int) int {
 	return step
 }
 
-// markdown renders report.md, which names every figure.
+// markdown renders report.md, which names every figure a build draws.
 func markdown(res *sim.Result, study *sweep.Result) ([]byte, error) {
-	figs, err := svg.Figures(res)
+	figs, err := figures(res)
 	if err != nil {
 		return nil, err
 	}

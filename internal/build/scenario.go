@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/report"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/site"
@@ -54,7 +55,7 @@ func render(name string, res *sim.Result, plan sweep.Plan) (*built, error) {
 	var figs []svg.Figure
 	var study *sweep.Result
 	figErr, err := both(func() (err error) {
-		figs, err = svg.Figures(res)
+		figs, err = figures(res)
 		return err
 	}, func() (err error) {
 		if plan.Active() {
@@ -93,6 +94,13 @@ func render(name string, res *sim.Result, plan sweep.Plan) (*built, error) {
 		b.TransfersCSV = b.TransfersCSV || f.Name == site.TransfersCSV
 	}
 	return b, nil
+}
+
+// figures draws the replay's whole-run figures and the step figures of
+// the steps its report shows in full (figdata.ShownSteps): past
+// figdata.DetailedSteps steps, not every step's.
+func figures(res *sim.Result) ([]svg.Figure, error) {
+	return svg.FiguresOf(res, figdata.StepsOf(figdata.ShownSteps(res)))
 }
 
 // both runs a and b side by side when the process-wide worker pool lends

@@ -28,7 +28,9 @@ func add(name string) timeline.Step {
 
 // TestReplayMemory: the replay estimate of the benchmark scenario (10⁶
 // keys, five rules, 100 steps) is at least the peak resident set
-// measured for it (about 300 MB) and grows linearly with the keys.
+// measured for it (about 300 MB), within the default limit although it
+// counts every pair of nodes at every state (statePairs), and grows
+// linearly with the keys.
 func TestReplayMemory(t *testing.T) {
 	s := func(k int) *sim.Scenario {
 		var steps []timeline.Step
@@ -39,8 +41,8 @@ func TestReplayMemory(t *testing.T) {
 			Rules: []placer.RuleSpec{{Kind: "ring"}, {Kind: "jump"}, {Kind: "rendezvous"}, {Kind: "maglev"}, {Kind: "ketama"}}}
 	}
 	e6, e7 := Of(s(1e6)).Memory, Of(s(1e7)).Memory
-	if e6 < 300<<20 || e6 > 1<<30 {
-		t.Errorf("estimate for 10⁶ keys = %d MB, want 300 MB to 1 GB", e6>>20)
+	if e6 < 300<<20 || e6 > 2<<30 {
+		t.Errorf("estimate for 10⁶ keys = %d MB, want 300 MB to 2 GB", e6>>20)
 	}
 	if per := (e7 - e6) / 9e6; per < 100 || per > 400 {
 		t.Errorf("estimate grows by %d bytes per key, want 100 to 400 (five rules)", per)
@@ -82,7 +84,7 @@ func TestEveryDimensionCounts(t *testing.T) {
 		{"name length", func(s *sim.Scenario) { s.Nodes = names(20, 200) }, true},
 		{"replicas", func(s *sim.Scenario) { s.Replicas = 8 }, true},
 		{"probes", func(s *sim.Scenario) { s.Probes = append(s.Probes, "p3") }, true},
-		{"points", func(s *sim.Scenario) { s.Rules[0].VNodes = 5000 }, false}, // past MaxArcs: a smaller wheel, drawn per pixel
+		{"points", func(s *sim.Scenario) { s.Rules[0].VNodes = 5000 }, false}, // compared with 1,000 a node: both past MaxArcs, drawn per pixel
 		{"table", func(s *sim.Scenario) { s.Rules[1].M = 1000003 }, false},
 		{"key length", func(s *sim.Scenario) { s.Keys = keys.KeySpec{List: []string{strings.Repeat("k", 1<<20)}} }, false}, // written cut, but for hot keys
 		{"envoy table", func(s *sim.Scenario) {
@@ -96,6 +98,11 @@ func TestEveryDimensionCounts(t *testing.T) {
 			s.Keys = keys.KeySpec{List: make([]string, 1000)}
 			b = Of(s)
 			s.Keys.List[0] = strings.Repeat("k", 1<<20)
+			e = Of(s)
+		} else if c.name == "points" {
+			s.Rules[0].VNodes = 1000
+			b = Of(s)
+			c.change(s)
 			e = Of(s)
 		} else {
 			b = Of(base())

@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 )
@@ -12,19 +13,45 @@ const (
 	// whole-run figures, the page's frame and style, the tables of the
 	// Summary.
 	FixedBytes = 1 << 20
-	// StepFigureBytes is one step's figures of one rule beside its arcs:
-	// its strip, the wheel's frame and legend, the page's copies and the
-	// step's section of the page and report.md; ArcBytes is one arc or
-	// point of the wheel (at most MaxArcs of them; past it a wheel is
-	// drawn per pixel, placer.WheelSamples arcs), in the figure and the
-	// page. 1,001 states of ring
-	// (1,600 points) and modulo over 10 nodes wrote 182 MB, 91 KB a state
-	// and rule; the wheels of 3,000 nodes took 290 KB a state for two
-	// rules, and as much again inlined in the page.
-	StepFigureBytes, ArcBytes, MaxArcs = 64 << 10, 64, 10_000
-	// TransfersCSVBytes bounds transfers.csv, which a build writes only
-	// while it stays under 5 MiB; PairBytes is one of its rows beside the
-	// two names.
+	// StepFigureBytes is one step's figures of one rule beside its
+	// wheel's arcs, for each step the report shows in full
+	// (figdata.ShownSteps: every step up to figdata.DetailedSteps, then
+	// that many): its strip, the wheel's frame and legend (and a wheel
+	// drawn per pixel), the page's copies and the step's section of the
+	// page and report.md. 1,001 states of ring (1,600 points) and modulo
+	// over 10 nodes wrote 182 MB, 91 KB a state and rule.
+	//
+	// PointArcBytes is one arc of a rule with points (a ring), in the
+	// figure and the page: at most MaxArcs of them, past which the wheel
+	// is drawn per pixel (12 KB for a ring of 160,000 points); the arcs
+	// of 3,000 nodes' points took 290 KB a state for two rules, and as
+	// much again in the page. SampledArcBytes is one arc of any other
+	// rule's wheel, sampled at placer.WheelSamples positions, so at most
+	// as many arcs as nodes or samples: over 1,000 nodes the wheels of
+	// modulo, jump, rendezvous and maglev took 1 MB a state, 250 bytes
+	// an arc and its node's tick, and as much again in the page.
+	// TickBytes is one node's tick on a wheel (at most MaxTicks of them,
+	// as svg draws), in the figure and the page: 10⁴ nodes under ring and
+	// modulo wrote wheels of 1.8 MB a state, most of it 2·10⁴ ticks.
+	StepFigureBytes, PointArcBytes, SampledArcBytes, MaxArcs = 64 << 10, 64, 320, 10_000
+	TickBytes, MaxTicks                                      = 192, 10_000
+	// StateRuleBytes is one rule at any state, shown in full or not:
+	// its metrics in data.json, its row of steps.csv, its cells in the
+	// table of keys moved at each step (report.md and the page), and its
+	// share of the whole-run figures drawn step by step (history,
+	// deviation), inlined in the page too. 10⁴ states of ring over 11
+	// nodes wrote 54.6 MB, of which 31.6 MB data.json (1.1 KB a state
+	// beside its transfers), 4.3 MB history.svg and 5.7 MB the page.
+	StateRuleBytes = 2 << 10
+	// JSONPairs is report.MaxJSONTransfers, the most transfer pairs
+	// data.json keeps per state and rule, and PairJSONBytes one of them
+	// beside its two names (about 110 bytes indented, 140 with
+	// requests). (cost cannot import report, whose tests parse
+	// scenarios; report's TestCostMirrors keeps the two equal.)
+	JSONPairs, PairJSONBytes = 100, 160
+	// TransfersCSVBytes is report.TransfersCSVLimit: a build writes
+	// transfers.csv only while it stays under it; PairBytes is one of
+	// its rows beside the two names.
 	TransfersCSVBytes, PairBytes = 5 << 20, 48
 	// NodeStateBytes is one node at one state, beside its name: data.json's
 	// member and live lists and one load per rule (loadEntries of them),
@@ -69,20 +96,44 @@ func output(s *sim.Scenario, sh shape) outputBytes {
 	// list), in three files
 	maxName := sh.nameBytes / max(sh.names, 1) * 2 // long names are common; err high
 	owners := mulSat(int64(len(s.Probes)), sh.replicas, addSat(OwnerBytes, 3*maxName))
-	perState = addSat(perState, mulSat(rules, addSat(probes, owners)))
+	perState = addSat(perState, mulSat(rules, addSat(probes, owners, StateRuleBytes, jsonPairs(sh))))
 	text := addSat(FixedBytes, mulSat(perState, sh.states),
 		mulSat(rules, addSat(mulSat(sh.names, NodeRuleBytes), mulSat(sh.nameBytes, 3))),
 		hotKeys(s, sh), transfersCSV(sh, rules))
 	var figures int64
 	for _, r := range s.Rules {
-		_, table := ruleCost(r, sh)
-		arcs := addSat(table, sh.names)
-		if arcs > MaxArcs {
-			arcs = placer.WheelSamples // drawn per pixel
-		}
-		figures = addSat(figures, mulSat(sh.states, addSat(StepFigureBytes, mulSat(arcs, ArcBytes))))
+		figures = addSat(figures, mulSat(shownStates(sh), addSat(StepFigureBytes, wheelBytes(r, sh))))
 	}
 	return outputBytes{figures: figures, text: text}
+}
+
+// wheelBytes bounds one rule's wheel at one state beside its frame: a
+// tick per node, and the arcs: a point rule's points, unless there are
+// more than MaxArcs and the wheel is drawn per pixel; another rule's
+// arcs, one per node at most, and no more than its samples.
+func wheelBytes(r placer.RuleSpec, sh shape) int64 {
+	ticks := mulSat(min(sh.names, MaxTicks), TickBytes)
+	rc, table := ruleCost(r, sh)
+	if !rc.Points {
+		return addSat(ticks, mulSat(min(sh.names, placer.WheelSamples), SampledArcBytes))
+	}
+	if arcs := addSat(table, sh.names); arcs <= MaxArcs {
+		return addSat(ticks, mulSat(arcs, PointArcBytes))
+	}
+	return ticks // arcs drawn per pixel, within StepFigureBytes
+}
+
+// shownStates is how many states the report shows in full, with their
+// figures: every state up to figdata.DetailedSteps steps after the start,
+// and the start and that many beyond (figdata.ShownSteps).
+func shownStates(sh shape) int64 { return min(sh.states, figdata.DetailedSteps+1) }
+
+// jsonPairs bounds the transfer pairs data.json writes for one rule at
+// one state: at most JSONPairs, and no more than there are pairs of
+// nodes or keys to move.
+func jsonPairs(sh shape) int64 {
+	pairs := min(mulSat(sh.names, sh.names), sh.keys, JSONPairs)
+	return mulSat(pairs, addSat(PairJSONBytes, 2*sh.nameBytes/max(sh.names, 1)*2)) // long names are common; err high
 }
 
 // hotKeys bounds the keys data.json writes whole.
@@ -104,7 +155,8 @@ func transfersCSV(sh shape, rules int64) int64 {
 // The rendering terms.
 const (
 	// FigureWork is what the figures and tables of one step of one rule
-	// cost to render beside the bytes they write, in key-steps (4.5 ms).
+	// cost to render beside the bytes they write, in key-steps (4.5 ms),
+	// for each step shown in full (shownStates).
 	FigureWork = 900_000
 	// NodeWork is one node at one state under one rule, and NodePairWork
 	// one pair of nodes at one state under one rule, in key-steps: the
@@ -116,14 +168,32 @@ const (
 	// than 30 µs a node (the whole build, 1.3 s), so the pairs are what
 	// grows.
 	NodeWork, NodePairWork = 64, 1
-	// ByteWork is the work of writing one byte of output (formatting,
-	// escaping, Markdown to HTML): 1,001 states of two rules wrote 182 MB
-	// in 4.9 s, 27 ns a byte with the figures' drawing.
-	ByteWork = 8
-	// StateRuleBytes is the rendering's peak memory per state and rule:
-	// the step's model, its figures and tables (1,001 states of two rules
-	// peaked at 348 MB, 170 KB a state and rule).
-	StateRuleBytes = 300 << 10
+	// WheelPairsPerKeyStep is how many (node, transfer pair) matches of
+	// a step's share wheel take one key-step: the wheel matches every
+	// node's segment against every pair of the step (svg's
+	// receivedSpans), for each state shown in full. 31 wheels of modulo
+	// over 1,000 nodes and 2·10⁵ pairs took 4.2 s, 0.7 ns a match.
+	WheelPairsPerKeyStep = 4
+	// ByteWork is the work of writing one byte of a figure (drawing,
+	// formatting, inlining it in the page): 1,001 states of two rules,
+	// all in full, wrote 182 MB in 4.9 s, 27 ns a byte with the figures'
+	// drawing. TextByteWork is one byte of the text files (data.json,
+	// steps.csv, report.md, the page's text), written by streaming
+	// encoders: 10⁴ states of ring and modulo wrote 165 MB of data.json
+	// and CSV in 0.38 s of CPU, 2.3 ns a byte.
+	ByteWork, TextByteWork = 8, 1
+	// SectionMemory is the rendering's peak memory per state shown in
+	// full and rule: the step's model, its figures and tables (1,001
+	// states of two rules, all in full, peaked at 348 MB, 170 KB a state
+	// and rule).
+	SectionMemory = 300 << 10
+	// TextCopies is how many copies of the text files (data.json,
+	// report.md, the page, the CSV files) the build holds at its peak:
+	// each is built in a buffer that grows by doubling and then kept
+	// until its scenario is written, and the page is rendered from
+	// report.md. 10⁴ states of modulo over 11 nodes wrote 152 MB of text
+	// (data.json 136 MB) and peaked at 597 MB, 425 MB of it live heap.
+	TextCopies = 3
 	// NodeStateMemory is one node at one state in the result (its member
 	// entry, its load under each rule), beside its name.
 	NodeStateMemory = 64
@@ -133,14 +203,16 @@ const (
 // scenario of shape sh.
 func renderWork(sh shape, rules int64, o outputBytes) int64 {
 	nodes := addSat(mulSat(sh.names, NodeWork), mulSat(sh.names, sh.names, NodePairWork))
-	return addSat(mulSat(sh.states, rules, FigureWork), mulSat(nodes, sh.states, rules), mulSat(o.total(), ByteWork))
+	wheels := mulSat(shownStates(sh), rules, sh.names, statePairs(sh)) / WheelPairsPerKeyStep
+	return addSat(mulSat(shownStates(sh), rules, FigureWork), mulSat(nodes, sh.states, rules), wheels,
+		mulSat(o.figures, ByteWork), mulSat(o.text, TextByteWork))
 }
 
 // renderMemory is the peak memory the result and the rendering add to
-// the replay: the member lists and loads of every state, the rendering
-// of a step, and the text files, held whole while they are built (twice:
-// a buffer grows by doubling).
+// the replay: the member lists and loads of every state, the sections
+// of the states shown in full, and the text files, held whole while
+// they are built (TextCopies).
 func renderMemory(sh shape, rules int64, o outputBytes) int64 {
 	result := mulSat(sh.states, 2+rules, addSat(mulSat(sh.names, NodeStateMemory), sh.nameBytes))
-	return addSat(result, mulSat(sh.states, rules, StateRuleBytes), mulSat(o.text, 2))
+	return addSat(result, mulSat(shownStates(sh), rules, SectionMemory), mulSat(o.text, TextCopies))
 }

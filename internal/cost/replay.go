@@ -2,6 +2,7 @@ package cost
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
@@ -26,6 +27,23 @@ const (
 	// 440 ns unloaded); the steps after it merge only what changed (five
 	// states of the same ring, 13.8 s).
 	PointWork = 100
+	// StateWork is each rule's fixed work at one state beside its keys
+	// and its table: the tracker's loads, balance, strip shading and
+	// fingerprint, the recurrence check and the member lists. 10⁴ states
+	// of ring and modulo over 1,000 keys and 11 nodes took 1.9 s of CPU
+	// to replay, about 95 µs a state and rule.
+	StateWork = 20_000
+	// PointStateWork is one ring point at one state after the first,
+	// merged or rebuilt (10⁴ states of a ring of 16,000 points took 2.8
+	// s of CPU with everything else, at most 17 ns a point and state).
+	PointStateWork = 4
+	// RecurWork is each rule's work per key at a state whose placement
+	// returns to an earlier one that the undo logs no longer reach
+	// (sim's history): the earlier placement is recomputed, every key
+	// placed again. Any state may be one, so every state counts it: 2·10⁵
+	// keys over 10⁴ states of a ring that returns every other step took
+	// 24 s, 12 ns a key and state, where 1 key-step of placing counted 5.
+	RecurWork = 2
 	// KeyByteWork is the bytes of a keys file's keys one key-step hashes
 	// (about 1 GB/s).
 	KeyByteWork = 4
@@ -64,13 +82,13 @@ func replayWork(s *sim.Scenario, sh shape) int64 {
 	var w int64
 	for _, r := range s.Rules {
 		rc, table := ruleCost(r, sh)
-		w = addSat(w, mulSat(sh.keys, KeySetWork), sh.keyTotal/KeyByteWork, mulSat(sh.keys, rc.PerKey, sh.states))
+		w = addSat(w, mulSat(sh.keys, KeySetWork), sh.keyTotal/KeyByteWork, mulSat(sh.keys, rc.PerKey+RecurWork, sh.states), mulSat(sh.states, StateWork))
 		if rc.Ranks {
 			w = addSat(w, mulSat(sh.keys, sh.names, 1+sh.weightSteps))
 		}
 		if rc.Points {
 			// built once, merged at every step
-			w = addSat(w, mulSat(table, PointWork), mulSat(table, sh.states))
+			w = addSat(w, mulSat(table, PointWork), mulSat(table, sh.states, PointStateWork))
 		} else {
 			w = addSat(w, mulSat(tableTries(table), sh.states)) // filled anew at each state
 		}
@@ -124,7 +142,8 @@ func replayMemory(s *sim.Scenario, sh shape) int64 {
 	var tables int64 // measured as peak RSS: the collector's share is in it
 	for _, spec := range s.Rules {
 		rc, table := ruleCost(spec, sh)
-		live = addSat(live, mulSat(k, perKeyBytes(spec, sh.replicas, uniform)), mulSat(sh.states, perStepBytes(spec, max(table, sh.names), k)))
+		live = addSat(live, mulSat(k, perKeyBytes(spec, sh.replicas, uniform)), mulSat(sh.states, perStepBytes(spec, max(table, sh.names), k)),
+			mulSat(sh.states, statePairs(sh), pairBytes))
 		if rc.Points {
 			tables = addSat(tables, mulSat(table, PointBytes))
 		} else {
@@ -133,6 +152,19 @@ func replayMemory(s *sim.Scenario, sh shape) int64 {
 	}
 	return addSat(mulSat(live, gcNum)/gcDen, tables, mulSat(sh.keyTotal, KeyCopies))
 }
+
+// pairBytes is one transfer pair the result keeps per state and rule
+// (sim.Transfer: from, to, keys, requests).
+const pairBytes = int64(unsafe.Sizeof(sim.Transfer{}))
+
+// statePairs bounds the transfer pairs one rule's result keeps at one
+// state: every pair of nodes, or one pair per key when there are fewer
+// keys. A rule that reshuffles meets it (modulo over 1,000 nodes and 10⁶
+// keys kept 630,000 pairs a step, and with jump, maglev and two others
+// peaked at 3.7 GB over 100 steps); a ring moves keys between few pairs
+// at a membership change, but a ring's own vnodes change, and a
+// reshuffling rule's every step, between any.
+func statePairs(sh shape) int64 { return min(mulSat(sh.names, sh.names), sh.keys) }
 
 // perKeyBytes is one rule's working memory per key with lists of length
 // r: the tracker's assignment and scratch (2r + 2r bytes), its delta

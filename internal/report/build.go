@@ -49,12 +49,17 @@ func Build(res *sim.Result, figs []svg.Figure) (*Report, error) {
 		r.Expectations = append(r.Expectations, ExpectationRow{
 			What: text.Expectation(o.Expectation), Passed: o.Passed(), Verdict: text.Verdict(o)})
 	}
+	choice := stepChoice(res)
 	groups := newColumnGroups(res)
-	for i := range res.Timeline.States {
+	for _, i := range choice.Shown {
 		r.Steps = append(r.Steps, stepSection(res, i, groups))
 	}
-	r.Probes = probeTable(res)
-	r.Migrations = migrationTables(res, r.Steps)
+	r.Overview = overview(res, choice.Shown)
+	if !choice.All {
+		r.Detail = &choice
+	}
+	r.Probes = probeTable(res, choice.Shown)
+	r.Migrations = migrationTables(res, choice.Shown)
 	placeFigures(r, figs)
 	r.Guide = guide(r.Steps)
 	return r, nil
@@ -253,15 +258,20 @@ func summary(res *sim.Result) []SummaryRow {
 }
 
 // placeFigures sorts figures into the whole-run list, the step sections
-// and, for steps the replay does not have, the unplaced list.
+// and, for steps without a section, the unplaced list.
 func placeFigures(r *Report, figs []svg.Figure) {
+	section := make(map[int]int, len(r.Steps))
+	for i, sec := range r.Steps {
+		section[sec.Step] = i
+	}
 	for _, f := range figs {
 		ref := FigureRef{Name: f.Name, Title: f.Title, Caption: f.Caption}
+		i, ok := section[f.Step]
 		switch {
 		case f.Step == -1:
 			r.Figures = append(r.Figures, ref)
-		case f.Step >= 0 && f.Step < len(r.Steps):
-			r.Steps[f.Step].Figures = append(r.Steps[f.Step].Figures, ref)
+		case ok:
+			r.Steps[i].Figures = append(r.Steps[i].Figures, ref)
 		default:
 			r.Unplaced = append(r.Unplaced, ref)
 		}

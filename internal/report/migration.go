@@ -15,7 +15,8 @@ import (
 type MigrationTable struct {
 	// From and To are the two rules' labels.
 	From, To string
-	// Rows holds one row per timeline state.
+	// Rows holds one row per step shown in full (Report.Steps);
+	// migrations.csv has every step.
 	Rows []MigrationRow
 }
 
@@ -33,13 +34,15 @@ type MigrationRow struct {
 	RequestFraction float64
 }
 
-// migrationTables builds one table per compared pair.
-func migrationTables(res *sim.Result, steps []StepSection) []MigrationTable {
+// migrationTables builds one table per compared pair, with a row for
+// each of steps.
+func migrationTables(res *sim.Result, steps []int) []MigrationTable {
 	var out []MigrationTable
 	for _, mr := range res.Migrations {
 		t := MigrationTable{From: mr.From, To: mr.To}
-		for i, st := range mr.Steps {
-			row := MigrationRow{Step: i, Change: steps[i].Change, Differ: st.Differ, Fraction: ratio(st.Differ, res.Keys.Len()),
+		for _, i := range steps {
+			st := mr.Steps[i]
+			row := MigrationRow{Step: i, Change: change(res, i), Differ: st.Differ, Fraction: ratio(st.Differ, res.Keys.Len()),
 				Requests: int(st.DifferRequests)}
 			if res.Keys.Requests > 0 {
 				row.RequestFraction = float64(st.DifferRequests) / float64(res.Keys.Requests)

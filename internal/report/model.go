@@ -52,8 +52,16 @@ type Report struct {
 	// Figures are the whole-run figures (svg.Figure.Step == -1), in the
 	// order svg.Figures returned them.
 	Figures []FigureRef
-	// Steps holds one section per timeline state; Steps[0] is the start.
+	// Steps holds one section per step shown in full (ShownSteps), in
+	// step order: every timeline state in a run of at most DetailedSteps
+	// steps. Steps[0] is the start and the last section the last step.
 	Steps []StepSection
+	// Overview holds one line per timeline state, for the table of keys
+	// moved at each step.
+	Overview []StepLine
+	// Detail says which steps have sections and why, or is nil when every
+	// step has one.
+	Detail *StepChoice
 	// Probes tracks the scenario's probe keys, or is nil when it has none.
 	Probes *ProbeTable
 	// Unplaced are figures for steps that the replay does not have; the
@@ -62,6 +70,26 @@ type Report struct {
 	// Study holds what sweep: and seeds: measured (study.go), or is nil
 	// when the scenario has neither.
 	Study *Study
+}
+
+// StepLine is one step's row of the table of keys moved at each step.
+type StepLine struct {
+	// Step is the step number and Change what it did.
+	Step   int
+	Change string
+	// Shown reports that the step has a section (Report.Steps).
+	Shown bool
+	// Cells holds one cell per rule, in scenario order.
+	Cells []StepCell
+}
+
+// StepCell is one rule's key figures at one step.
+type StepCell struct {
+	// Moved is the keys moved, MovedFraction Moved / K.
+	Moved         int
+	MovedFraction float64
+	// WorstDeviation is sim.Balance's worst deviation after the step.
+	WorstDeviation float64
 }
 
 // ExpectationRow is one assertion of the scenario and how it fared.
@@ -316,7 +344,7 @@ type LoadCell struct {
 type ProbeTable struct {
 	// Columns holds one column per (probe, rule), probes outermost.
 	Columns []ProbeColumn
-	// Rows holds one row per step.
+	// Rows holds one row per step shown in full (Report.Steps).
 	Rows []ProbeRow
 }
 

@@ -177,9 +177,9 @@ func probeKeys(s *sim.Scenario) (keys []string, index []int) {
 	return keys, index
 }
 
-// probeTable tracks the probe keys at every step, or returns nil when the
-// scenario has none.
-func probeTable(res *sim.Result) *ProbeTable {
+// probeTable tracks the probe keys at each of steps, or returns nil when
+// the scenario has none.
+func probeTable(res *sim.Result, steps []int) *ProbeTable {
 	keys, index := probeKeys(res.Scenario)
 	if len(keys) == 0 {
 		return nil
@@ -190,7 +190,7 @@ func probeTable(res *sim.Result) *ProbeTable {
 			t.Columns = append(t.Columns, ProbeColumn{Key: shownKey(k), Rule: rr.Spec.Label})
 		}
 	}
-	for i := range res.Timeline.States {
+	for _, i := range steps {
 		row := ProbeRow{Step: i, Change: change(res, i)}
 		for _, p := range index {
 			for _, rr := range res.Rules {

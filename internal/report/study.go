@@ -136,7 +136,7 @@ func addStudy(r *Report, st *sweep.Result) {
 	} else {
 		s.Summary = bandSummary(st)
 		for i := range r.Steps {
-			r.Steps[i].Bands = stepBands(st, i)
+			r.Steps[i].Bands = stepBands(st, r.Steps[i].Step)
 		}
 	}
 	r.Study = s

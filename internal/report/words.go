@@ -33,11 +33,18 @@ func recurrenceWords(to, moved int) string {
 	return "returns to the placement of step " + strconv.Itoa(to)
 }
 
+// maxRecurrences is the most groups recurrences names; a long run that
+// keeps returning (a node failed and recovered ten thousand times) would
+// otherwise put a line per return in one Summary cell.
+const maxRecurrences = 12
+
 // recurrences lists the steps whose placement repeats an earlier step's,
 // grouping consecutive steps that repeat the same one: "steps 4–9 repeat
-// step 3; step 12 repeats step 0".
+// step 3; step 12 repeats step 0"; past maxRecurrences groups, it counts
+// the steps of the rest: "…; and 4,988 more steps repeat earlier ones".
 func recurrences(steps []sim.StepResult) string {
 	var parts []string
+	rest := 0
 	for i := 0; i < len(steps); i++ {
 		to := steps[i].Recurs
 		if to < 0 {
@@ -47,15 +54,21 @@ func recurrences(steps []sim.StepResult) string {
 		for j+1 < len(steps) && steps[j+1].Recurs == to {
 			j++
 		}
-		if i == j {
+		switch {
+		case len(parts) == maxRecurrences:
+			rest += j - i + 1
+		case i == j:
 			parts = append(parts, fmt.Sprintf("step %d repeats step %d", i, to))
-		} else {
+		default:
 			parts = append(parts, fmt.Sprintf("steps %d–%d repeat step %d", i, j, to))
 		}
 		i = j
 	}
 	if len(parts) == 0 {
 		return "none"
+	}
+	if rest > 0 {
+		parts = append(parts, "and "+plural(rest, "more step repeats an earlier one", "more steps repeat earlier ones"))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -26,6 +26,9 @@ type Page struct {
 	Sections []Heading
 	// Steps are the step sections alone.
 	Steps []Heading
+	// Summarised reports that the run has more steps than a report shows
+	// in full (report.Report.Detail): Steps are those shown in full.
+	Summarised bool
 	// Prev and Next link the neighbouring scenarios in gallery order;
 	// nil at either end.
 	Prev, Next *Link
@@ -87,6 +90,7 @@ func renderPage(t *siteTemplates, sc *Scenario, body template.HTML, headings []H
 	p.Name, p.Title = sc.Name, sc.Report.Title
 	p.Finding = report.Finding(sc.Report)
 	p.Body, p.Sections = body, headings
+	p.Summarised = sc.Report.Detail != nil
 	p.Files = []Link{{"report.md", "report.md"}, {"data.json", "data.json"}, {"steps.csv", "steps.csv"}}
 	if sc.TransfersCSV {
 		p.Files = append(p.Files, Link{TransfersCSV, TransfersCSV})

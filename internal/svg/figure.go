@@ -65,18 +65,34 @@ func Figures(res *sim.Result) ([]Figure, error) {
 	if err := check(res); err != nil {
 		return nil, err
 	}
-	steps := len(res.Timeline.States)
-	// Step i's rings go to figs[2i−1] (figs[0] for step 0), its strips
-	// right after; the whole-run figures come last.
-	figs := make([]Figure, 2*steps-1+4)
-	each(steps, func(i int) {
-		j := max(2*i-1, 0)
+	all := make([]int, len(res.Timeline.States))
+	for i := range all {
+		all[i] = i
+	}
+	return FiguresOf(res, all)
+}
+
+// FiguresOf renders what Figures renders, but the step figures only of
+// steps, which must be ascending and start at step 0: a report that shows
+// only some steps in full (figdata.ShownSteps) draws no others.
+func FiguresOf(res *sim.Result, steps []int) ([]Figure, error) {
+	if err := check(res); err != nil {
+		return nil, err
+	}
+	if !stepsFromStart(steps, len(res.Timeline.States)) {
+		return nil, fmt.Errorf("svg: steps %v are not ascending steps of the replay from step 0", steps)
+	}
+	// Step steps[k]'s rings go to figs[2k−1] (figs[0] for step 0), its
+	// strips right after; the whole-run figures come last.
+	figs := make([]Figure, 2*len(steps)-1+4)
+	each(len(steps), func(k int) {
+		i, j := steps[k], max(2*k-1, 0)
 		figs[j] = ringsFigure(res, i, StepFigureName(i, "rings"))
-		if i > 0 {
+		if k > 0 {
 			figs[j+1] = stripsFigure(res, i, StepFigureName(i, "strips"))
 		}
 	})
-	n := 2*steps - 1
+	n := 2*len(steps) - 1
 	figs[n], figs[n+1], figs[n+2] = historyFigure(res), balanceFigure(res), deviationFigure(res)
 	figs[n+3] = transfersFigure(res)
 	if len(res.Migrations) > 0 {
@@ -95,6 +111,20 @@ func Figures(res *sim.Result) ([]Figure, error) {
 		figs = append(figs, servedFigure(res))
 	}
 	return figs, nil
+}
+
+// stepsFromStart reports whether steps ascend strictly from 0 and stay
+// below states.
+func stepsFromStart(steps []int, states int) bool {
+	if len(steps) == 0 || steps[0] != 0 || steps[len(steps)-1] >= states {
+		return false
+	}
+	for k := 1; k < len(steps); k++ {
+		if steps[k] <= steps[k-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // StepFigureName is the file name of step's figure of a kind ("rings",
