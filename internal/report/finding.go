@@ -104,15 +104,7 @@ func Key(r *Report) (k KeyFigure, ok bool) {
 			Label: "the worst deviation from the fair share under " + first[most].Label + ", at step 0 and after " +
 				plural(len(r.ReconfSteps), "reconfiguration", "reconfigurations")}, true
 	}
-	best, worst := 0, 0
-	for i, row := range rows {
-		if row.MemberMoved < rows[best].MemberMoved {
-			best = i
-		}
-		if row.MemberMoved > rows[worst].MemberMoved {
-			worst = i
-		}
-	}
+	best, worst := extremes(rows, func(r SummaryRow) int { return r.MemberMoved })
 	b, w := rows[best], rows[worst]
 	if b.MemberMoved == 0 || best == worst {
 		return k, false

@@ -66,15 +66,7 @@ func deviationClause(rows []StepRow) string {
 		}
 		return "the node furthest from its fair share is off by " + list(parts) + "."
 	}
-	lo, hi := 0, 0
-	for i, r := range rows {
-		if r.WorstDeviation < rows[lo].WorstDeviation {
-			lo = i
-		}
-		if r.WorstDeviation > rows[hi].WorstDeviation {
-			hi = i
-		}
-	}
+	lo, hi := extremes(rows, func(r StepRow) float64 { return r.WorstDeviation })
 	return fmt.Sprintf("the node furthest from its fair share is off by %s under %s, the most even of %d rules, and by %s under %s, the least even.",
 		pct(rows[lo].WorstDeviation), rows[lo].Label, len(rows), pct(rows[hi].WorstDeviation), rows[hi].Label)
 }
@@ -90,15 +82,7 @@ func movesClause(sec *StepSection) string {
 		}
 		return strings.Join(parts, "; ")
 	}
-	lo, hi := 0, 0
-	for i, r := range rows {
-		if r.Moved < rows[lo].Moved {
-			lo = i
-		}
-		if r.Moved > rows[hi].Moved {
-			hi = i
-		}
-	}
+	lo, hi := extremes(rows, func(r StepRow) int { return r.Moved })
 	s := fmt.Sprintf("of %d rules %s moves the fewest keys, %s, and %s the most, %s",
 		len(rows), rows[lo].Label, movedCount(sec, &rows[lo]), rows[hi].Label, movedCount(sec, &rows[hi]))
 	if lo == hi {

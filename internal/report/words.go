@@ -98,15 +98,7 @@ func comparison(res *sim.Result, r *Report) string {
 // modulo 6,974 (6.02× as many as ring)." With more than max rules that
 // differ, it names only the rules that moved the fewest and the most.
 func movedSentence(rows []SummaryRow, over string, moved func(SummaryRow) int, max int) string {
-	best, worst := 0, 0
-	for i, r := range rows {
-		if moved(r) < moved(rows[best]) {
-			best = i
-		}
-		if moved(r) > moved(rows[worst]) {
-			worst = i
-		}
-	}
+	best, worst := extremes(rows, moved)
 	if len(rows) > max && best != worst {
 		b, w := rows[best], rows[worst]
 		s := fmt.Sprintf("%s %s moved the fewest keys of %d rules (%s) and %s the most (%s",
@@ -177,4 +169,18 @@ func balanceSentence(rows []SummaryRow) string {
 		parts[i] = pct(r.WorstDeviation) + " under " + r.Label
 	}
 	return "At the last step the node furthest from its fair share is off by " + list(parts) + "."
+}
+
+// extremes returns the indexes of the rows with the smallest and the
+// largest value of by, the first of each on ties (0, 0 for no rows).
+func extremes[R any, V int | float64](rows []R, by func(R) V) (lo, hi int) {
+	for i, r := range rows {
+		if by(r) < by(rows[lo]) {
+			lo = i
+		}
+		if by(r) > by(rows[hi]) {
+			hi = i
+		}
+	}
+	return lo, hi
 }
