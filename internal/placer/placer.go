@@ -10,7 +10,8 @@ import (
 
 // A Placer is one placement rule's state machine. Replay calls Update once
 // per step, in order, then Assign (or Delta, for a DeltaPlacer); Probe and
-// Geometry may be called after any Update.
+// Geometry answer for the state of the last Assign or Delta (a bounded-load
+// rule places a probe by where every other key went).
 type Placer interface {
 	// Update brings the rule to the membership of st. It returns notes for
 	// the report: what the rule could not do natively, or configurations

@@ -9,6 +9,8 @@ import (
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
+	"github.com/ringreport/ringreport/internal/rulekind"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -16,12 +18,13 @@ import (
 // TestOwnersCSVMatchesProbes checks the bulk owners file against the
 // probe table, which the replay computes on its own path: for every key
 // that is also a probe, at every step, every rule's position and
-// preference list must be the probe's.
+// preference list must be the probe's. It covers every rule of the
+// registry: bounded loads once panicked here, probing before an Assign.
 func TestOwnersCSVMatchesProbes(t *testing.T) {
 	list := []string{"=cmd|' /C calc'!A0", "user:1", "user:2", "{tag}x", "日本"}
 	s := &sim.Scenario{Name: "o", Title: "o", Seed: 2, Keys: keys.KeySpec{List: list},
 		Nodes:    []timeline.NodeSpec{{Name: "a", Weight: 1}, {Name: "b", Weight: 1}, {Name: "c", Weight: 2}},
-		Rules:    []placer.RuleSpec{{Kind: "ring", Label: "ring"}, {Kind: "slots", Label: "slots"}, {Kind: "cassandra", Label: "cassandra"}},
+		Rules:    everyRule(),
 		Replicas: 2, Probes: list,
 		Steps: []timeline.Step{{Op: timeline.OpAdd, Nodes: []timeline.NodeSpec{{Name: "d", Weight: 1}}}, {Op: timeline.OpFail, Nodes: []timeline.NodeSpec{{Name: "a"}}}}}
 	res, err := sim.Replay(s)
@@ -75,4 +78,24 @@ func indexOf(xs []string, x string) int {
 		}
 	}
 	return -1
+}
+
+// everyRule is one rule of every kind in the registry, with its defaults
+// and the least value of a required number (an enum's first value).
+func everyRule() []placer.RuleSpec {
+	var out []placer.RuleSpec
+	for _, k := range registry.Kinds {
+		spec := placer.RuleSpec{Kind: k.Name, Label: k.Name}
+		for _, p := range k.Params {
+			switch {
+			case !p.Required:
+			case p.Type == rulekind.ParamEnum:
+				p.Set(&spec, p.Values[0])
+			default:
+				p.Set(&spec, strconv.Itoa(max(p.Min, 1)))
+			}
+		}
+		out = append(out, spec)
+	}
+	return out
 }

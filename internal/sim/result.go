@@ -175,6 +175,9 @@ func (r *Result) EachOwner(rule, step int, f func(key string, pos Probe)) error 
 		p.Update(&r.Timeline.States[i])
 	}
 	rep := r.Timeline.States[step].Replicas
+	// A probe is answered as at the step's Assign: bounded loads place a
+	// key by where every other key went.
+	p.Assign(placer.MakeLists(rep, r.Keys.Len()))
 	pt, _ := p.(placer.PositionTexter)
 	var buf []byte
 	for i := range r.Keys.Len() {
