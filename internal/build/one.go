@@ -88,8 +88,8 @@ type Request struct {
 
 // One runs, for the scenario in, only the stages that req's output needs
 // and writes the output to w: a sweep figure replays the variants alone,
-// a figure of the scenario draws that figure alone, a data file renders
-// as it is written. A panic below it is a bug; it becomes an error.
+// a figure of the scenario draws that figure alone, an output of one step
+// replays the states up to it, a data file renders as it is written. A panic below it is a bug; it becomes an error.
 func One(in Input, req Request, w io.Writer) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -106,7 +106,7 @@ func One(in Input, req Request, w io.Writer) (err error) {
 	}
 	var res *sim.Result
 	if req.Target.needs.replay {
-		if res, err = sim.Replay(p.Scenario); err != nil {
+		if res, err = sim.ReplayWith(p.Scenario, req.replayOptions()); err != nil {
 			return fmt.Errorf("%s: %w", text.Path(in.Path), err)
 		}
 	}
@@ -117,6 +117,17 @@ func One(in Input, req Request, w io.Writer) (err error) {
 		}
 	}
 	return req.write(w, in.Path, res, study)
+}
+
+// replayOptions replays what req's output depends on: for a figure of
+// one step, the states up to it, since no step's figure reads a later
+// state (TestRenderStepIsBuildFile holds them to the build's files);
+// every state for everything else.
+func (req Request) replayOptions() sim.Options {
+	if !req.Target.PerStep && !req.Target.AnyStep || req.Step < 0 {
+		return sim.Options{}
+	}
+	return sim.Options{States: req.Step + 1}
 }
 
 // check narrows the scenario to the rule asked for and refuses a step or

@@ -32,12 +32,18 @@ type Options struct {
 	// and metric is exactly Replay's. The result is for reading numbers
 	// (a sweep's), not for rendering.
 	MetricsOnly bool
+	// States, when greater than 0, replays only the first States states
+	// (steps 0 to States-1) and leaves every later StepResult zero, and
+	// no compare: migrations. The timeline is whole, so a figure of one
+	// of those steps is drawn exactly as from a whole replay (`render`
+	// of one step's figure); every other reader needs the whole replay.
+	States int
 }
 
 // ReplayWith is Replay with options: the same result, computed with what
 // the caller shares.
 func ReplayWith(s *Scenario, opts Options) (*Result, error) {
-	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly})
+	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly, states: opts.States})
 }
 
 // LabelRules returns rules with every empty label filled as Replay fills
@@ -59,6 +65,8 @@ type replayOptions struct {
 	// the full replay ignores metricsOnly.
 	keys        *keys.KeySet
 	metricsOnly bool
+	// states is Options.States; the full replay ignores it.
+	states int
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -82,6 +90,9 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if opts.states > 0 && !opts.full {
+		return res, nil
 	}
 	var err error
 	if res.Migrations, err = migrate(res, specs); err != nil {
@@ -137,7 +148,11 @@ func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(i
 	run := newRuleRun(res, p, recompute)
 	run.t.keepCounts = opts.counts
 	run.t.noStrips, run.noGeometry = opts.metricsOnly, opts.metricsOnly
-	for i := range out {
+	n := len(out)
+	if opts.states > 0 {
+		n = min(n, opts.states)
+	}
+	for i := range out[:n] {
 		out[i] = run.step(i)
 	}
 }
