@@ -19,7 +19,7 @@ import (
 // Kind returns the registry entry of a profile: its placer is the generic
 // profilePlacer below.
 func Kind(p rulekind.Profile) rulekind.Kind {
-	return rulekind.Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, Profile: &p, Effective: p.Effective,
+	return rulekind.Kind{Name: p.Name, Aliases: p.Aliases, Doc: p.Doc, Params: p.Params, Mosaic: p.Mosaic, HistoryFree: p.HistoryFree, Profile: &p, Effective: p.Effective,
 		Footprint: rulekind.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 + p.KeyBytes }, Table: table(p)},
 		Position: func(spec placer.RuleSpec) func([]byte) uint32 {
 			r, err := p.New(spec)

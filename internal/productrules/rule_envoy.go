@@ -30,8 +30,8 @@ var (
 // envoyMaglevProfile Envoy's MAGLEV (internal/profile/envoy).
 var (
 	envoyRingProfile = rulekind.Profile{
-		Name: "envoy-ring",
-		Doc:  "Envoy RING_HASH (and gRPC xDS ring_hash with client: grpc): xxHash64 of \"host_i\", ring size from minimum_ring_size and the normalised weights by running sums, first point ≥ the key's xxHash64; failed hosts are left out of the rebuilt ring (all hosts in panic mode).",
+		Name: "envoy-ring", HistoryFree: true,
+		Doc: "Envoy RING_HASH (and gRPC xDS ring_hash with client: grpc): xxHash64 of \"host_i\", ring size from minimum_ring_size and the normalised weights by running sums, first point ≥ the key's xxHash64; failed hosts are left out of the rebuilt ring (all hosts in panic mode).",
 		Params: []rulekind.Param{
 			rulekind.Opt(rulekind.Param{Name: "client", Type: rulekind.ParamEnum, Values: []string{envoy.ClientEnvoy, envoy.ClientGRPC}, Default: envoy.ClientEnvoy,
 				Doc: "envoy, or grpc for gRPC C-core's ring_hash (ring size capped at ring_size_cap, failed endpoints walked past).", Prefix: "client "}),
@@ -55,8 +55,8 @@ var (
 		},
 	}
 	envoyMaglevProfile = rulekind.Profile{
-		Name: "envoy-maglev",
-		Doc:  "Envoy MAGLEV: hosts sorted by key (Envoy 1.27+; sorted: false before), offset and skip from xxHash64 seeds 0 and 1, weighted fill of a prime table (65537), entry = the key's xxHash64 mod the table size; failed hosts are left out (all hosts in panic mode).",
+		Name: "envoy-maglev", HistoryFree: true,
+		Doc: "Envoy MAGLEV: hosts sorted by key (Envoy 1.27+; sorted: false before), offset and skip from xxHash64 seeds 0 and 1, weighted fill of a prime table (65537), entry = the key's xxHash64 mod the table size; failed hosts are left out (all hosts in panic mode).",
 		Params: []rulekind.Param{
 			rulekind.Opt(rulekind.Param{Name: "table_size", Type: rulekind.ParamPrime, Min: 2, Max: envoy.MaxTableSize, Default: strconv.Itoa(envoy.DefaultTableSize),
 				Doc: "The lookup table's size, a prime.", Prefix: "table size "}),

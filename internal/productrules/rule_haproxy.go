@@ -16,8 +16,8 @@ var HAProxyKind = Kind(haproxyProfile)
 // haproxyProfile is HAProxy's hash-type consistent
 // (internal/profile/haproxy), switched by version.
 var haproxyProfile = rulekind.Profile{
-	Name: "haproxy",
-	Doc:  "HAProxy hash-type consistent: 16 × weight nodes per server at full_hash(server key + i), the nearer neighbouring node wins; 2.x, 3.0–3.2 as released (hash-key id hashed twice) and 3.3+.",
+	Name: "haproxy", HistoryFree: true,
+	Doc: "HAProxy hash-type consistent: 16 × weight nodes per server at full_hash(server key + i), the nearer neighbouring node wins; 2.x, 3.0–3.2 as released (hash-key id hashed twice) and 3.3+.",
 	Params: []rulekind.Param{
 		rulekind.Opt(rulekind.Param{Name: "version", Type: rulekind.ParamString, Default: "2", Check: checkHAProxyVersion,
 			Doc: "The HAProxy release: 2 (any 2.x), 3.0, 3.1, 3.2 (as released), 3.3 and later, or a point release such as 3.2.7.", Prefix: "version "}),

@@ -20,8 +20,8 @@ var (
 // (internal/profile/libmemcached): a client rebuilt over the live servers,
 // as auto-eject does.
 var libmemcachedProfile = rulekind.Profile{
-	Name: "libmemcached",
-	Doc:  "libmemcached 1.1.4 (libmemcached-awesome) ketama: weighted (single-precision points per server, \"host-k\" at port 11211, \"host:port-k\" otherwise), unweighted ketama (100 points) or SPY naming.",
+	Name: "libmemcached", HistoryFree: true,
+	Doc: "libmemcached 1.1.4 (libmemcached-awesome) ketama: weighted (single-precision points per server, \"host-k\" at port 11211, \"host:port-k\" otherwise), unweighted ketama (100 points) or SPY naming.",
 	Params: []rulekind.Param{
 		rulekind.Opt(rulekind.Param{Name: "mode", Type: rulekind.ParamEnum, Values: []string{libmemcached.ModeWeighted, libmemcached.ModeKetama, libmemcached.ModeSpy}, Default: libmemcached.ModeWeighted,
 			Doc: "weighted is MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, ketama is MEMCACHED_BEHAVIOR_KETAMA (100 points per server), spy is the spymemcached naming \"/host:port-k\".", Prefix: "mode "}),
@@ -53,8 +53,8 @@ func checkNamespace(v string) error {
 // twemproxyProfile is twemproxy (nutcracker) 0.5.0's ketama distribution
 // (internal/profile/twemproxy), from its source.
 var twemproxyProfile = rulekind.Profile{
-	Name: "twemproxy",
-	Doc:  "twemproxy (nutcracker) 0.5.0 distribution: ketama: libmemcached's weighted continuum over \"host\" or \"host:port\" (or the servers' own names), its own key hash (fnv1a_64 by default) and hash_tag.",
+	Name: "twemproxy", HistoryFree: true,
+	Doc: "twemproxy (nutcracker) 0.5.0 distribution: ketama: libmemcached's weighted continuum over \"host\" or \"host:port\" (or the servers' own names), its own key hash (fnv1a_64 by default) and hash_tag.",
 	Params: []rulekind.Param{
 		rulekind.Opt(rulekind.Param{Name: "hash", Type: rulekind.ParamEnum, Values: twemproxy.HashNames(), Default: "fnv1a_64",
 			Doc: "The pool's key hash.", Prefix: "hash "}),

@@ -14,7 +14,7 @@ import (
 )
 
 // BoundedKind is the bounded-load rule's registry entry.
-var BoundedKind = rulekind.Kind{Name: "bounded", Doc: "Consistent hashing with bounded loads (Mirrokni et al. 2018): no node holds more than (1+epsilon) times the mean.",
+var BoundedKind = rulekind.Kind{Name: "bounded", HistoryFree: true, Doc: "Consistent hashing with bounded loads (Mirrokni et al. 2018): no node holds more than (1+epsilon) times the mean.",
 	Params:    []rulekind.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), paramEpsilon, rulekind.HashParam},
 	Footprint: rulekind.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
 	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newBounded(s, e)) }}

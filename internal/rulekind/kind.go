@@ -24,6 +24,14 @@ type Kind struct {
 	// its buckets or table bent round, each live node's share of the keys
 	// in join order, rather than sampled by hash (a uniform blur).
 	Mosaic bool
+	// HistoryFree says the rule's placement at a state depends on that
+	// state alone (its members in join order, their weights and failures,
+	// its vnodes and replicas), not on the steps that led there, so a
+	// replay rebuilds an earlier state from it directly instead of
+	// replaying every step before it (the recurrence check does, past its
+	// undo logs). TestHistoryFreeRebuild holds every kind that says so to
+	// it over random timelines.
+	HistoryFree bool
 	// Theory is the closed form that sweeps draw beside the rule.
 	Theory Theory
 	// FixedPoints is the points per node of a rule that fixes its own

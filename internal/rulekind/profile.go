@@ -27,6 +27,9 @@ type Profile struct {
 	// Mosaic says the owner changes from one position to the next (no
 	// continuum of arcs), as Kind.Mosaic.
 	Mosaic bool
+	// HistoryFree is Kind.HistoryFree: the product's placement follows
+	// from the membership of the moment, not from how it came about.
+	HistoryFree bool
 	// KeyBytes is the profile's own memory per key, for the estimate,
 	// beside the 8 bytes of its key position.
 	KeyBytes int64

@@ -15,9 +15,11 @@ import (
 // keys that must move: collateral is 0 on add, remove, fail, recover.
 var monotoneKinds = []string{"ring", "rendezvous", "multiprobe"}
 
-// historyFreeKinds are the rules whose placement depends only on the
-// current membership, so fail-then-recover restores it exactly.
-var historyFreeKinds = []string{"ring", "modulo", "jump", "rendezvous", "maglev", "multiprobe", "bounded", "ketama", "slots"}
+// restoringKinds are the rules under which a failure and its recovery
+// restore the placement before the failure exactly: the history-free ones
+// (rulekind.Kind.HistoryFree) and slots, whose recovery gives a failed
+// node's slots back.
+var restoringKinds = []string{"ring", "modulo", "jump", "rendezvous", "maglev", "multiprobe", "bounded", "ketama", "slots"}
 
 // randomScenario builds a valid scenario from seed: 1–6 nodes, 50–400
 // keys, up to 12 membership steps chosen among those that are possible.
@@ -113,7 +115,7 @@ func checkInvariants(t *testing.T, res *Result, rr RuleResult) {
 		if membership && slices.Contains(monotoneKinds, rr.Spec.Kind) && sr.Collateral() != 0 {
 			t.Fatalf("%s step %d (%v): collateral %d on a monotone rule", rr.Spec.Label, i, st.Op, sr.Collateral())
 		}
-		if i >= 2 && restores(res.Timeline, i) && slices.Contains(historyFreeKinds, rr.Spec.Kind) {
+		if i >= 2 && restores(res.Timeline, i) && slices.Contains(restoringKinds, rr.Spec.Kind) {
 			// The placement before the failure, or an earlier identical one.
 			if j := sr.Recurs; j < 0 || j > i-2 || rr.Steps[j].Fingerprint != rr.Steps[i-2].Fingerprint {
 				t.Fatalf("%s step %d: recover after fail recurs %d, want step %d's placement", rr.Spec.Label, i, j, i-2)

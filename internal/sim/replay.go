@@ -254,10 +254,17 @@ func probes(p placer.Placer, keys []string, r int) []Probe {
 }
 
 // replayTo recomputes a rule's assignment at an earlier step from scratch;
-// it serves exact recurrence checks when snapshots would cost too much.
+// it serves exact recurrence checks when snapshots would cost too much. A
+// history-free rule is brought to that step's state alone (one Update, not
+// one per step before it), which keeps a long replay's recurrence checks
+// linear in its steps.
 func replayTo(spec placer.RuleSpec, e *placer.Env, tl *timeline.Timeline, step int) [][]timeline.NodeID {
 	p, _ := registry.NewPlacer(spec, e)
-	for i := 0; i <= step; i++ {
+	first := 0
+	if k := registry.KindOf(spec.Kind); k != nil && k.HistoryFree {
+		first = step
+	}
+	for i := first; i <= step; i++ {
 		p.Update(&tl.States[i])
 	}
 	lists := make([][]timeline.NodeID, tl.States[step].Replicas)

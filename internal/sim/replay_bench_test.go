@@ -48,3 +48,42 @@ func BenchmarkReplay(b *testing.B) {
 		})
 	}
 }
+
+// extraSteps is bench/scale.sh's timeline: n steps cycling add a node
+// named extra, fail a random node, recover all, remove extra. A failed
+// node's state recurs every ~4·nodes steps, past the undo logs.
+func extraSteps(n int) []timeline.Step {
+	var steps []timeline.Step
+	for i := range n {
+		switch i % 4 {
+		case 0:
+			steps = append(steps, add("extra"))
+		case 1:
+			steps = append(steps, timeline.Step{Op: timeline.OpFail, Random: true})
+		case 2:
+			steps = append(steps, timeline.Step{Op: timeline.OpRecover, All: true})
+		case 3:
+			steps = append(steps, timeline.Step{Op: timeline.OpRemove, Nodes: []timeline.NodeSpec{{Name: "extra"}}})
+		}
+	}
+	return steps
+}
+
+// BenchmarkLongReplay times one ring's replay of extraSteps at two
+// lengths, for the ratio: a recurrence check past the undo logs rebuilds
+// the earlier state of a history-free rule alone, so the time grows
+// linearly with the steps (it had grown with their square).
+func BenchmarkLongReplay(b *testing.B) {
+	k, n := 100_000, 100
+	for _, steps := range []int{1000, 4000} {
+		b.Run(fmt.Sprintf("keys=1e5/steps=%d", steps), func(b *testing.B) {
+			s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(n),
+				Replicas: 1, Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 160}}, Steps: extraSteps(steps)}
+			for b.Loop() {
+				if _, err := Replay(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

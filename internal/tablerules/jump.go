@@ -51,7 +51,7 @@ type jump struct {
 }
 
 // JumpKind is jump consistent hashing's registry entry.
-var JumpKind = rulekind.Kind{Name: "jump", Doc: "Jump consistent hash (Lamping and Veach 2014): can only add or drop the last bucket.",
+var JumpKind = rulekind.Kind{Name: "jump", HistoryFree: true, Doc: "Jump consistent hash (Lamping and Veach 2014): can only add or drop the last bucket.",
 	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true,
 	Footprint: rulekind.Footprint{KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 8 }},
 	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newJump(s, e)) }}

@@ -16,7 +16,7 @@ import (
 )
 
 // MaglevKind is maglev hashing's registry entry.
-var MaglevKind = rulekind.Kind{Name: "maglev", Doc: "Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of m entries.",
+var MaglevKind = rulekind.Kind{Name: "maglev", HistoryFree: true, Doc: "Maglev hashing (Eisenbud et al., NSDI 2016): a lookup table of m entries.",
 	Params: []rulekind.Param{paramM, rulekind.HashParam}, Mosaic: true,
 	Footprint: rulekind.Footprint{Table: func(s placer.RuleSpec, _, _ int64) int64 { return int64(cmp.Or(s.M, defaultMaglevM)) },
 		KeyBytes: func(placer.RuleSpec, int64, bool) int64 { return 4 }},

@@ -22,7 +22,7 @@ type modulo struct {
 }
 
 // ModuloKind is the modulo rule's registry entry.
-var ModuloKind = rulekind.Kind{Name: "modulo", Doc: "hash(key) mod n over the live nodes in join order: simple, and moves almost every key when n changes.",
+var ModuloKind = rulekind.Kind{Name: "modulo", HistoryFree: true, Doc: "hash(key) mod n over the live nodes in join order: simple, and moves almost every key when n changes.",
 	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true, Theory: rulekind.ModuloTheory,
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newModulo(s, e)) }}
 

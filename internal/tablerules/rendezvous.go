@@ -52,7 +52,7 @@ type rendezvous struct {
 }
 
 // RendezvousKind is rendezvous hashing's registry entry.
-var RendezvousKind = rulekind.Kind{Name: "rendezvous", Doc: "Rendezvous (highest random weight) hashing (Thaler and Ravishankar 1998).",
+var RendezvousKind = rulekind.Kind{Name: "rendezvous", HistoryFree: true, Doc: "Rendezvous (highest random weight) hashing (Thaler and Ravishankar 1998).",
 	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true,
 	Footprint: rulekind.Footprint{Ranks: true, KeyBytes: rendezvousKeyBytes},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
