@@ -31,8 +31,9 @@ type Target struct {
 	needs stages
 }
 
-// stages are the pipeline stages an output needs.
-type stages struct{ replay, sweep, figures bool }
+// stages are the pipeline stages an output needs; allPairs replays
+// keeping every transfer pair, however many (sim.Options.AllPairs).
+type stages struct{ replay, sweep, figures, allPairs bool }
 
 // ringFigure names the rings of a step (svg's figure kind "rings"), a
 // figure, not the rule of the same name.
@@ -59,7 +60,7 @@ var Targets = []Target{
 	{"data", false, false, "every metric per step and rule, and the sweep (data.json)", stages{replay: true, sweep: true}},
 	{"csv", false, false, "one row per step and rule (steps.csv)", stages{replay: true}},
 	{"owners", false, true, "every key's position and preference list per rule at -step n, default the last (CSV)", stages{replay: true}},
-	{"transfers-csv", false, true, "every from → to pair of moved keys per step and rule, or at -step n alone (transfers.csv)", stages{replay: true}},
+	{"transfers-csv", false, true, "every from → to pair of moved keys per step and rule, or at -step n alone (transfers.csv)", stages{replay: true, allPairs: true}},
 }
 
 // TargetOf returns the target named what ("rings" is "ring").
@@ -106,7 +107,7 @@ func One(in Input, req Request, w io.Writer) (err error) {
 	}
 	var res *sim.Result
 	if req.Target.needs.replay {
-		if res, err = sim.Replay(p.Scenario); err != nil {
+		if res, err = sim.ReplayWith(p.Scenario, sim.Options{AllPairs: req.Target.needs.allPairs}); err != nil {
 			return fmt.Errorf("%s: %w", text.Path(in.Path), err)
 		}
 	}

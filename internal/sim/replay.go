@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
@@ -32,12 +33,16 @@ type Options struct {
 	// and metric is exactly Replay's. The result is for reading numbers
 	// (a sweep's), not for rendering.
 	MetricsOnly bool
+	// AllPairs keeps every step's whole list of transfer pairs
+	// (Transfers.All) whatever their number, rather than at most
+	// MaxKeptPairs of them: what transfers.csv of a large replay needs.
+	AllPairs bool
 }
 
 // ReplayWith is Replay with options: the same result, computed with what
 // the caller shares.
 func ReplayWith(s *Scenario, opts Options) (*Result, error) {
-	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly})
+	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly, allPairs: opts.AllPairs})
 }
 
 // LabelRules returns rules with every empty label filled as Replay fills
@@ -59,6 +64,8 @@ type replayOptions struct {
 	// the full replay ignores metricsOnly.
 	keys        *keys.KeySet
 	metricsOnly bool
+	// allPairs is Options.AllPairs.
+	allPairs bool
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -70,7 +77,7 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	if ks == nil {
 		ks = keys.NewKeySet(s.Keys, s.Seed)
 	}
-	res := &Result{Scenario: s, Keys: ks, Timeline: tl}
+	res := &Result{Scenario: s, Keys: ks, Timeline: tl, allPairs: opts.allPairs, pairsKept: new(atomic.Int64)}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))
@@ -83,6 +90,7 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	res.dropPairs()
 	var err error
 	if res.Migrations, err = migrate(res, specs); err != nil {
 		return nil, err
@@ -124,22 +132,24 @@ func replayRule(res *Result, spec placer.RuleSpec, opts replayOptions) (RuleResu
 	rr := RuleResult{Spec: spec, Steps: make([]StepResult, len(res.Timeline.States))}
 	recompute := func(step int) [][]timeline.NodeID { return replayTo(spec, e, res.Timeline, step) }
 	if opts.full {
-		replayFull(res, p, rr.Steps, recompute, opts.counts)
+		rr.NodeTransfers = replayFull(res, p, rr.Steps, recompute, opts.counts)
 	} else {
-		replayFast(res, p, rr.Steps, recompute, opts)
+		rr.NodeTransfers = replayFast(res, p, rr.Steps, recompute, opts)
 	}
 	return rr, nil
 }
 
 // replayFast measures every step through the tracker: deltas where the
-// placer has them, whole assignments diffed otherwise.
-func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, opts replayOptions) {
+// placer has them, whole assignments diffed otherwise, and returns every
+// node's transfers over the run.
+func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, opts replayOptions) []NodeTransfer {
 	run := newRuleRun(res, p, recompute)
 	run.t.keepCounts = opts.counts
 	run.t.noStrips, run.noGeometry = opts.metricsOnly, opts.metricsOnly
 	for i := range out {
 		out[i] = run.step(i)
 	}
+	return run.t.keeper.totals
 }
 
 // ruleRun is one rule's replay in progress.
@@ -193,9 +203,11 @@ func deltaOf(dp placer.DeltaPlacer, d *placer.Delta, r int) bool {
 }
 
 // replayFull is the reference replay: whole assignments and metrics from
-// scratch at every step, recurrences by recomputation.
-func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
+// scratch at every step, recurrences by recomputation; it returns every
+// node's transfers over the run.
+func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) []NodeTransfer {
 	rank := p.Order()
+	k := newPairKeeper(res)
 	var prev [][]timeline.NodeID
 	seen := map[uint64][]int{}
 	for i := range res.Timeline.States {
@@ -208,7 +220,7 @@ func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(i
 		if i > 0 {
 			prevLoads, total = out[i-1].Loads, out[i-1].TotalMoved
 		}
-		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank, keepCounts)
+		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank, keepCounts, k)
 		sr.Notes = notes
 		health(&sr, p, st, cur, res.Timeline.Labels)
 		sr.Arcs, sr.Points = p.Geometry()
@@ -224,6 +236,7 @@ func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(i
 		}
 		out[i], prev = sr, cur
 	}
+	return k.totals
 }
 
 func probes(p placer.Placer, keys []string, r int) []Probe {
