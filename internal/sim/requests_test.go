@@ -3,6 +3,7 @@ package sim
 import (
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
+	"github.com/ringreport/ringreport/internal/registry"
 	"github.com/ringreport/ringreport/internal/timeline"
 	"math/rand/v2"
 	"reflect"
@@ -207,7 +208,7 @@ func TestRequestMetrics(t *testing.T) {
 // the largest pairs, the rest, every pair, the keys received by reason
 // and the run totals, with and without request counts.
 func TestTransfersManyNodes(t *testing.T) {
-	n := denseTransferNodes + 88
+	n := DenseTransferNodes + 88
 	s := &Scenario{Name: "many", Title: "many", Seed: 2, Keys: keys.KeySpec{Count: 40_000}, Nodes: nodeNames(n), Replicas: 1,
 		Rules: []placer.RuleSpec{{Kind: "modulo"}, {Kind: "jump"}, {Kind: "ring", VNodes: 4}},
 		Steps: []timeline.Step{add("extra"), remove(benchNode(3)), fail(benchNode(9)), recover_(benchNode(9))}}
@@ -248,5 +249,40 @@ func TestPairBudget(t *testing.T) {
 	}
 	if pairs <= MaxKeptPairs || bounded.AllTransfers() || !all.AllTransfers() {
 		t.Fatalf("%d pairs against a budget of %d: all kept %v, with AllPairs %v", pairs, MaxKeptPairs, bounded.AllTransfers(), all.AllTransfers())
+	}
+}
+
+// TestLocalKindsMoveOnlyNamedNodes: a kind whose footprint says Local
+// (the cost model bounds its transfer pairs by it) moves keys at an add,
+// remove, fail or recover only to or from the nodes the step names, in
+// random scenarios that replay every such kind.
+func TestLocalKindsMoveOnlyNamedNodes(t *testing.T) {
+	membership := map[timeline.Op]bool{timeline.OpAdd: true, timeline.OpRemove: true, timeline.OpFail: true, timeline.OpRecover: true}
+	tested := map[string]bool{}
+	for seed := range int64(40) {
+		res := mustReplay(t, randomScenario(seed))
+		for _, rr := range res.Rules {
+			k := registry.KindOf(rr.Spec.Kind)
+			if k == nil || !k.Footprint.Local {
+				continue
+			}
+			tested[k.Name] = true
+			for i, sr := range rr.Steps {
+				st := &res.Timeline.States[i]
+				if !membership[st.Op] {
+					continue
+				}
+				for _, tr := range sr.Transfers.All {
+					if !slices.Contains(st.Named, tr.From) && !slices.Contains(st.Named, tr.To) {
+						t.Fatalf("seed %d, %s step %d (%v %v): %d keys moved from %d to %d, neither named", seed, rr.Spec.Label, i, st.Op, st.Named, tr.Keys, tr.From, tr.To)
+					}
+				}
+			}
+		}
+	}
+	for _, k := range registry.Kinds {
+		if k.Footprint.Local && !tested[k.Name] {
+			t.Errorf("kind %s says Local but randomScenario does not replay it", k.Name)
+		}
 	}
 }

@@ -241,18 +241,18 @@ func siftDown(h []int32, i int, weaker func(a, b int32) bool) {
 	}
 }
 
-// denseTransferNodes is the largest node table whose transfer counts are
+// DenseTransferNodes is the largest node table whose transfer counts are
 // kept in an n×n array; larger tables list each moved key's pair and
 // sort the list (pairCounter.sortMoves).
-const denseTransferNodes = 512
+const DenseTransferNodes = 512
 
 // pairCounter counts moved keys and their requests per (from, to) pair.
 type pairCounter struct {
 	n       int
-	keys    []int32 // n×n, by from·n + to, when n ≤ denseTransferNodes
+	keys    []int32 // n×n, by from·n + to, when n ≤ DenseTransferNodes
 	reqs    []int64
 	touched []uint32 // cells of keys that are non-zero
-	// moves holds, above denseTransferNodes, one entry per moved key:
+	// moves holds, above DenseTransferNodes, one entry per moved key:
 	// from<<48 | to<<32 | its weight; sorted is sortMoves' scratch.
 	moves, sorted []uint64
 	buckets       []int      // radixPass's scratch
@@ -261,7 +261,7 @@ type pairCounter struct {
 
 func newPairCounter(n int) pairCounter {
 	p := pairCounter{n: n}
-	if n <= denseTransferNodes {
+	if n <= DenseTransferNodes {
 		p.keys, p.reqs = make([]int32, n*n), make([]int64, n*n)
 	}
 	return p
