@@ -107,7 +107,7 @@ func One(in Input, req Request, w io.Writer) (err error) {
 	}
 	var res *sim.Result
 	if req.Target.needs.replay {
-		if res, err = sim.ReplayWith(p.Scenario, sim.Options{AllPairs: req.Target.needs.allPairs}); err != nil {
+		if res, err = sim.ReplayWith(p.Scenario, sim.Options{AllPairs: req.Target.needs.allPairs, AllPairsStep: max(req.Step, 0)}); err != nil {
 			return fmt.Errorf("%s: %w", text.Path(in.Path), err)
 		}
 	}

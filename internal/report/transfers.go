@@ -90,17 +90,23 @@ func transfersCSV(res *sim.Result, limit int) ([]byte, bool, error) {
 // order of the node table (data.json's top-level nodes). step ≥ 0 writes
 // that step's rows alone. Node names and rule labels go through CSVCell;
 // requests is empty when the keys carry no request counts. res must hold
-// every pair (sim.Result.AllTransfers: a replay of a large run keeps them
-// only with sim.Options.AllPairs).
+// every pair of the steps it writes (sim.Result.AllTransfersAt: a replay
+// of a large run keeps them only with sim.Options.AllPairs).
 func WriteTransfersCSV(w io.Writer, res *sim.Result, step int) error {
 	if err := check(res); err != nil {
 		return fmt.Errorf("cannot build transfers.csv: %w", err)
 	}
-	if !res.AllTransfers() {
-		return fmt.Errorf("cannot build transfers.csv: the replay kept its transfer pairs bounded (more than %d); replay with sim.Options.AllPairs", sim.MaxKeptPairs)
-	}
 	if step >= len(res.Timeline.States) {
 		return fmt.Errorf("cannot build transfers.csv: no step %d", step)
+	}
+	first, last := 0, len(res.Timeline.States)-1
+	if step >= 0 {
+		first, last = step, step
+	}
+	for i := first; i <= last; i++ {
+		if !res.AllTransfersAt(i) {
+			return fmt.Errorf("cannot build transfers.csv: the replay kept the transfer pairs of step %d bounded (more than %d in all); replay with sim.Options.AllPairs", i, sim.MaxKeptPairs)
+		}
 	}
 	names := make([][]byte, len(res.Timeline.Nodes))
 	for id, n := range res.Timeline.Nodes {
@@ -119,10 +125,6 @@ func WriteTransfersCSV(w io.Writer, res *sim.Result, step int) error {
 		buf = append(buf, h...)
 	}
 	buf = append(buf, '\n')
-	first, last := 0, len(res.Timeline.States)-1
-	if step >= 0 {
-		first, last = step, step
-	}
 	for i := first; i <= last; i++ {
 		for r, rr := range res.Rules {
 			for _, t := range rr.Steps[i].Transfers.All {

@@ -37,12 +37,16 @@ type Options struct {
 	// (Transfers.All) whatever their number, rather than at most
 	// MaxKeptPairs of them: what transfers.csv of a large replay needs.
 	AllPairs bool
+	// AllPairsStep, with AllPairs, keeps the whole list of that step (≥
+	// 1) alone, and no other step's: what transfers.csv of one step
+	// needs. 0 keeps every step's.
+	AllPairsStep int
 }
 
 // ReplayWith is Replay with options: the same result, computed with what
 // the caller shares.
 func ReplayWith(s *Scenario, opts Options) (*Result, error) {
-	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly, allPairs: opts.AllPairs})
+	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly, allPairs: opts.AllPairs, pairsStep: opts.AllPairsStep})
 }
 
 // LabelRules returns rules with every empty label filled as Replay fills
@@ -64,8 +68,9 @@ type replayOptions struct {
 	// the full replay ignores metricsOnly.
 	keys        *keys.KeySet
 	metricsOnly bool
-	// allPairs is Options.AllPairs.
-	allPairs bool
+	// allPairs and pairsStep are Options.AllPairs and AllPairsStep.
+	allPairs  bool
+	pairsStep int
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -77,7 +82,8 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	if ks == nil {
 		ks = keys.NewKeySet(s.Keys, s.Seed)
 	}
-	res := &Result{Scenario: s, Keys: ks, Timeline: tl, allPairs: opts.allPairs, pairsKept: new(atomic.Int64)}
+	res := &Result{Scenario: s, Keys: ks, Timeline: tl, allPairs: opts.allPairs, pairsStep: opts.pairsStep,
+		pairsKept: new(atomic.Int64)}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))

@@ -225,7 +225,7 @@ func TestTransfersManyNodes(t *testing.T) {
 // every list.
 func TestPairBudget(t *testing.T) {
 	if testing.Short() {
-		t.Skip("replays 200,000 keys over 800 nodes twice")
+		t.Skip("replays 200,000 keys over 800 nodes three times")
 	}
 	s := &Scenario{Name: "budget", Title: "budget", Seed: 4, Keys: keys.KeySpec{Count: 200_000}, Nodes: nodeNames(800), Replicas: 1,
 		Rules: []placer.RuleSpec{{Kind: "modulo"}}, Steps: []timeline.Step{add("x"), add("y"), add("z"), add("w")}}
@@ -249,6 +249,22 @@ func TestPairBudget(t *testing.T) {
 	}
 	if pairs <= MaxKeptPairs || bounded.AllTransfers() || !all.AllTransfers() {
 		t.Fatalf("%d pairs against a budget of %d: all kept %v, with AllPairs %v", pairs, MaxKeptPairs, bounded.AllTransfers(), all.AllTransfers())
+	}
+	one, err := ReplayWith(s, Options{AllPairs: true, AllPairsStep: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sr := range one.Rules[0].Steps {
+		want := all.Rules[0].Steps[i].Transfers.All
+		if i != 2 {
+			want = nil
+		}
+		if !reflect.DeepEqual(sr.Transfers.All, want) || one.AllTransfersAt(i) != (i == 2 || i == 0) {
+			t.Fatalf("AllPairsStep 2, step %d: %d pairs kept (at %v), want %d", i, len(sr.Transfers.All), one.AllTransfersAt(i), len(want))
+		}
+	}
+	if one.AllTransfers() || bounded.AllTransfersAt(2) || !all.AllTransfersAt(2) {
+		t.Errorf("AllTransfers with one step kept: %v; bounded at step 2: %v; all at step 2: %v", one.AllTransfers(), bounded.AllTransfersAt(2), all.AllTransfersAt(2))
 	}
 }
 

@@ -29,10 +29,12 @@ type Result struct {
 	// canonical index: the offset of its counts in a flat strip, shared
 	// by the trackers of every rule (see stripOffsets).
 	keyCell []uint16
-	// allPairs keeps every step's whole pair list (Options.AllPairs);
+	// allPairs keeps every step's whole pair list (Options.AllPairs),
+	// or step pairsStep's alone when it is not 0 (Options.AllPairsStep);
 	// pairsKept counts the pairs kept so far, over every rule, and
 	// pairsDropped says they passed MaxKeptPairs and were dropped.
 	allPairs     bool
+	pairsStep    int
 	pairsKept    *atomic.Int64
 	pairsDropped bool
 }

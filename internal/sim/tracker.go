@@ -279,7 +279,7 @@ func (t *tracker) end(i int, acc *stepAcc, prev []int) StepResult {
 	sr := acc.sr
 	sr.Needed = halfAbsDiff(prev, t.loads)
 	sr.Ideal = ideal(prev, &t.res.Timeline.States[i], t.k)
-	t.transfers(acc)
+	t.transfers(i, acc)
 	t.hist.Close()
 	t.shadeStrip(sr)
 	return t.finish(sr)

@@ -33,7 +33,7 @@ func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []
 		n := len(nodes)
 		before, after = liveSet(&res.Timeline.States[i-1], n), liveSet(&res.Timeline.States[i], n)
 	}
-	fullTransfers(res, prev0, cur[0], before, after, pk, &sr)
+	fullTransfers(res, i, prev0, cur[0], before, after, pk, &sr)
 	sr.TotalMoved = total + sr.Moved
 	sr.Strip = counts.Shade(k)
 	if keepCounts {

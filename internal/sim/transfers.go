@@ -78,15 +78,21 @@ type NodeTransfer struct {
 
 // AllTransfers reports whether every step's Transfers.All holds every
 // pair: the replay kept at most MaxKeptPairs of them, or Options.AllPairs
-// asked for all.
-func (r *Result) AllTransfers() bool { return !r.pairsDropped }
+// asked for all of every step.
+func (r *Result) AllTransfers() bool { return !r.pairsDropped && r.pairsStep == 0 }
+
+// AllTransfersAt reports whether step i's Transfers.All holds every pair
+// (Options.AllPairsStep may have kept another step's alone).
+func (r *Result) AllTransfersAt(i int) bool {
+	return !r.pairsDropped && (r.pairsStep == 0 || i == r.pairsStep || i == 0)
+}
 
 // keepPairs counts n more pairs kept in full and reports whether the
 // replay still keeps them. Rules run concurrently; whatever they kept is
 // dropped at the end once the count passes MaxKeptPairs (dropPairs), so
 // the result does not depend on scheduling.
 func (r *Result) keepPairs(n int) bool {
-	return r.allPairs || r.pairsKept.Add(int64(n)) <= MaxKeptPairs
+	return r.pairsKept.Add(int64(n)) <= MaxKeptPairs
 }
 
 // dropPairs drops every step's whole pair list when the replay counted
@@ -116,15 +122,15 @@ func newPairKeeper(res *Result) *pairKeeper {
 	return &pairKeeper{res: res, keep: true, totals: make([]NodeTransfer, len(res.Timeline.Nodes))}
 }
 
-// measure returns the Transfers of a step whose every pair is all (sorted
+// measure returns the Transfers of step i whose every pair is all (sorted
 // by From then To; the caller may reuse it), given who was live before
 // and after the step (by NodeID).
-func (k *pairKeeper) measure(all []Transfer, before, after []bool) Transfers {
+func (k *pairKeeper) measure(i int, all []Transfer, before, after []bool) Transfers {
 	if len(all) == 0 {
 		return Transfers{}
 	}
 	var tr Transfers
-	tr.All = k.whole(all)
+	tr.All = k.whole(i, all)
 	if len(all) <= TopTransfers && tr.All != nil {
 		tr.Top = tr.All
 	} else {
@@ -139,8 +145,15 @@ func (k *pairKeeper) measure(all []Transfer, before, after []bool) Transfers {
 	return tr
 }
 
-// whole returns a copy of all while the replay keeps whole lists, else nil.
-func (k *pairKeeper) whole(all []Transfer) []Transfer {
+// whole returns a copy of step i's pairs all while the replay keeps
+// whole lists, else nil.
+func (k *pairKeeper) whole(i int, all []Transfer) []Transfer {
+	if r := k.res; r.allPairs {
+		if r.pairsStep != 0 && i != r.pairsStep {
+			return nil
+		}
+		return slices.Clone(all)
+	}
 	if k.keep {
 		k.keep = k.res.keepPairs(len(all))
 	}
@@ -375,7 +388,7 @@ func keyWeight(w []uint32, k int) uint32 {
 // open undo log and the new primary owners (unless moves1 counted them
 // already), and updates t.reqs. It must run after the step's changes are
 // applied and before the log closes.
-func (t *tracker) transfers(acc *stepAcc) {
+func (t *tracker) transfers(i int, acc *stepAcc) {
 	u, now, w, pc := t.hist.Log(), t.cur[0], t.w, &t.pairs
 	switch {
 	case t.counted:
@@ -393,7 +406,7 @@ func (t *tracker) transfers(acc *stepAcc) {
 		}
 	}
 	all, moved := pc.flush(t.reqs)
-	acc.sr.Transfers, acc.sr.MovedRequests = t.keeper.measure(all, acc.before, acc.after), moved
+	acc.sr.Transfers, acc.sr.MovedRequests = t.keeper.measure(i, all, acc.before, acc.after), moved
 }
 
 // startRequests computes the request loads of the current assignment.
@@ -425,8 +438,8 @@ func hotOwners(hot []int, owners []timeline.NodeID) []timeline.NodeID {
 // nil at step 0), before and after being the live sets: a map over every
 // key, sorted at the end, the largest pairs picked by a stable sort of
 // them all, and each node's keys received counted key by key. The run
-// totals and whether to keep the whole list go through k.
-func fullTransfers(res *Result, prev, cur []timeline.NodeID, before, after []bool, k *pairKeeper, sr *StepResult) {
+// totals and whether to keep step i's whole list go through k.
+func fullTransfers(res *Result, i int, prev, cur []timeline.NodeID, before, after []bool, k *pairKeeper, sr *StepResult) {
 	w := res.Keys.Weight
 	if w != nil {
 		sr.Requests = make([]int64, len(res.Timeline.Nodes))
@@ -467,7 +480,7 @@ func fullTransfers(res *Result, prev, cur []timeline.NodeID, before, after []boo
 	}
 	sr.Transfers = referenceTop(all)
 	sr.Transfers.Received = received
-	if sr.Transfers.All = k.whole(all); len(all) <= TopTransfers && sr.Transfers.All != nil {
+	if sr.Transfers.All = k.whole(i, all); len(all) <= TopTransfers && sr.Transfers.All != nil {
 		sr.Transfers.Top = sr.Transfers.All
 	}
 	for _, t := range all {
