@@ -31,8 +31,9 @@ type Target struct {
 	needs stages
 }
 
-// stages are the pipeline stages an output needs.
-type stages struct{ replay, sweep, figures bool }
+// stages are the pipeline stages an output needs; allPairs replays
+// keeping every transfer pair, however many (sim.Options.AllPairs).
+type stages struct{ replay, sweep, figures, allPairs bool }
 
 // ringFigure names the rings of a step (svg's figure kind "rings"), a
 // figure, not the rule of the same name.
@@ -59,7 +60,7 @@ var Targets = []Target{
 	{"data", false, false, "every metric per step and rule, and the sweep (data.json)", stages{replay: true, sweep: true}},
 	{"csv", false, false, "one row per step and rule (steps.csv)", stages{replay: true}},
 	{"owners", false, true, "every key's position and preference list per rule at -step n, default the last (CSV)", stages{replay: true}},
-	{"transfers-csv", false, true, "every from → to pair of moved keys per step and rule, or at -step n alone (transfers.csv)", stages{replay: true}},
+	{"transfers-csv", false, true, "every from → to pair of moved keys per step and rule, or at -step n alone (transfers.csv)", stages{replay: true, allPairs: true}},
 }
 
 // TargetOf returns the target named what ("rings" is "ring").
@@ -119,15 +120,17 @@ func One(in Input, req Request, w io.Writer) (err error) {
 	return req.write(w, in.Path, res, study)
 }
 
-// replayOptions replays what req's output depends on: for a figure of
+// replayOptions replays what req's output depends on: for an output of
 // one step, the states up to it, since no step's figure reads a later
 // state (TestRenderStepIsBuildFile holds them to the build's files);
-// every state for everything else.
+// every state for everything else; and every transfer pair (of the step
+// asked for) where the output lists them.
 func (req Request) replayOptions() sim.Options {
-	if !req.Target.PerStep && !req.Target.AnyStep || req.Step < 0 {
-		return sim.Options{}
+	opts := sim.Options{AllPairs: req.Target.needs.allPairs, AllPairsStep: max(req.Step, 0)}
+	if (req.Target.PerStep || req.Target.AnyStep) && req.Step >= 0 {
+		opts.States = req.Step + 1
 	}
-	return sim.Options{States: req.Step + 1}
+	return opts
 }
 
 // check narrows the scenario to the rule asked for and refuses a step or

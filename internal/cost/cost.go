@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/ringreport/ringreport/internal/keys"
+	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -49,7 +50,7 @@ func Of(s *sim.Scenario) Estimate {
 	out := output(s, sh)
 	e := Estimate{Keys: sh.keys, States: sh.states, Rules: int64(len(s.Rules)),
 		Replay: replayWork(s, sh), Output: out.total()}
-	e.Render = renderWork(sh, e.Rules, out)
+	e.Render = renderWork(s, sh, out)
 	e.Memory = addSat(Base, replayMemory(s, sh), renderMemory(sh, e.Rules, out))
 	return e
 }
@@ -85,6 +86,12 @@ type shape struct {
 	// keyBytes is the longest key of a keys file and keyTotal their
 	// summed lengths (0 for generated keys).
 	keyBytes, keyTotal int64
+	// named is the most nodes one add, remove, fail or recover step
+	// names (every name for one that selects by label or recovers all),
+	// and anyPairs says a step of another kind (vnodes, weight, …) may
+	// move keys between any two nodes (see statePairs).
+	named    int64
+	anyPairs bool
 }
 
 // shapeOf counts s.
@@ -116,6 +123,13 @@ func shapeOf(s *sim.Scenario) shape {
 		if st.Op == timeline.OpWeight {
 			sh.weightSteps++
 		}
+		sh.named = max(sh.named, int64(len(st.Nodes)), int64(placer.B2i(st.Random)))
+		sh.anyPairs = sh.anyPairs || !membership(st.Op)
+	}
+	for _, st := range s.Steps {
+		if st.All || st.Where != (timeline.Labels{}) {
+			sh.named = sh.names
+		}
 	}
 	for _, w := range heaviest {
 		sh.weight += w // a sum: the order of the map does not matter
@@ -125,6 +139,11 @@ func shapeOf(s *sim.Scenario) shape {
 		sh.keyTotal += int64(len(k))
 	}
 	return sh
+}
+
+// membership reports whether op adds, removes, fails or recovers nodes.
+func membership(op timeline.Op) bool {
+	return op == timeline.OpAdd || op == timeline.OpRemove || op == timeline.OpFail || op == timeline.OpRecover
 }
 
 // keyCount is the number of keys a KeySpec describes.

@@ -28,8 +28,7 @@ func add(name string) timeline.Step {
 
 // TestReplayMemory: the replay estimate of the benchmark scenario (10⁶
 // keys, five rules, 100 steps) is at least the peak resident set
-// measured for it (about 300 MB), within the default limit although it
-// counts every pair of nodes at every state (statePairs), and grows
+// measured for it (about 300 MB), within the default limit, and grows
 // linearly with the keys.
 func TestReplayMemory(t *testing.T) {
 	s := func(k int) *sim.Scenario {
@@ -139,5 +138,40 @@ func TestSaturates(t *testing.T) {
 	e := Study(Of(s), s, sweep.Plan{Seeds: 1000})
 	if e.Work() != math.MaxInt64 || e.Memory != math.MaxInt64 || e.Output <= 0 {
 		t.Errorf("%+v: want work and memory saturated at MaxInt64", e)
+	}
+}
+
+// TestTransfersFollowTheRule: over 1,000 nodes and 10⁶ keys, a rule
+// whose membership steps move keys only to or from the nodes they name
+// (a ring) counts a few pairs a node at a state, a rule that reshuffles
+// (modulo) every pair, up to one a key; neither keeps them at every state,
+// so the memory of 100 states stays within the default limit, and a step
+// that changes every node's points (vnodes) counts every pair for the ring
+// too.
+func TestTransfersFollowTheRule(t *testing.T) {
+	var steps []timeline.Step
+	for i := range 50 {
+		steps = append(steps, add(fmt.Sprintf("new-%d", i)), timeline.Step{Op: timeline.OpRemove, Nodes: names(1000, 8)[i : i+1]})
+	}
+	s := func(kind string) *sim.Scenario {
+		return &sim.Scenario{Keys: keys.KeySpec{Count: 1e6}, Nodes: names(1000, 8), Steps: steps, Rules: []placer.RuleSpec{{Kind: kind}}}
+	}
+	ring, modulo := s("ring"), s("modulo")
+	sh := shapeOf(ring)
+	rcRing, _ := ruleCost(ring.Rules[0], sh)
+	rcModulo, _ := ruleCost(modulo.Rules[0], sh)
+	if p := statePairs(sh, rcRing); p != 2*1*1050 {
+		t.Errorf("ring: %d pairs a state, want 2 × 1 named × 1,050 nodes", p)
+	}
+	if p := statePairs(sh, rcModulo); p != 1e6 {
+		t.Errorf("modulo: %d pairs a state, want one a key (10⁶ < 1,050²)", p)
+	}
+	if r, m := Of(ring), Of(modulo); r.Render >= m.Render || r.Memory > 1<<30 || m.Memory > 1<<30 {
+		t.Errorf("ring: render %d, memory %d MiB; modulo: render %d, memory %d MiB: want the ring cheaper and both under 1 GiB",
+			r.Render, r.Memory>>20, m.Render, m.Memory>>20)
+	}
+	ring.Steps = append(ring.Steps, timeline.Step{Op: timeline.OpVNodes, Value: 100})
+	if sh := shapeOf(ring); statePairs(sh, rcRing) != 1e6 {
+		t.Errorf("ring with a vnodes step: %d pairs a state, want every pair up to one a key", statePairs(sh, rcRing))
 	}
 }

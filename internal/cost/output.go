@@ -99,7 +99,7 @@ func output(s *sim.Scenario, sh shape) outputBytes {
 	perState = addSat(perState, mulSat(rules, addSat(probes, owners, StateRuleBytes, jsonPairs(sh))))
 	text := addSat(FixedBytes, mulSat(perState, sh.states),
 		mulSat(rules, addSat(mulSat(sh.names, NodeRuleBytes), mulSat(sh.nameBytes, 3))),
-		hotKeys(s, sh), transfersCSV(sh, rules))
+		hotKeys(s, sh), transfersCSV(s, sh))
 	var figures int64
 	for _, r := range s.Rules {
 		figures = addSat(figures, mulSat(shownStates(sh), addSat(StepFigureBytes, wheelBytes(r, sh))))
@@ -145,11 +145,16 @@ func hotKeys(s *sim.Scenario, sh shape) int64 {
 }
 
 // transfersCSV bounds transfers.csv: a row per (step, rule, from, to)
-// pair of moved keys, while it stays under TransfersCSVBytes.
-func transfersCSV(sh shape, rules int64) int64 {
-	pairs := min(mulSat(sh.names, sh.names), sh.keys)
+// pair of moved keys (statePairs), while it stays under
+// TransfersCSVBytes.
+func transfersCSV(s *sim.Scenario, sh shape) int64 {
+	var pairs int64
+	for _, spec := range s.Rules {
+		rc, _ := ruleCost(spec, sh)
+		pairs = addSat(pairs, statePairs(sh, rc))
+	}
 	row := PairBytes + 2*sh.nameBytes/max(sh.names, 1)*2 // long names are common; err high
-	return min(TransfersCSVBytes, mulSat(sh.states, rules, pairs, row))
+	return min(TransfersCSVBytes, mulSat(sh.states, pairs, row))
 }
 
 // The rendering terms.
@@ -159,21 +164,22 @@ const (
 	// for each step shown in full (shownStates).
 	FigureWork = 900_000
 	// NodeWork is one node at one state under one rule, and NodePairWork
-	// one pair of nodes at one state under one rule, in key-steps: the
-	// loads sorted for the balance figure and the legends, the tracker's
-	// per-node counts, the transfers between nodes. A build of 10⁵ keys
-	// over 10⁴ nodes and three states of two rules took 2.75 s, of which
-	// 1.85 s beside the other terms: 30 µs a node, state and rule, or 3
-	// ns a pair; 100 states of 200 nodes under five rules take far less
-	// than 30 µs a node (the whole build, 1.3 s), so the pairs are what
-	// grows.
+	// one transfer pair of one rule at one state (statePairs), in
+	// key-steps: the loads sorted for the balance figure and the legends,
+	// the tracker's per-node counts, a pair's run of the pair counter,
+	// its rank among the largest (sim.Transfers.Top) and its nodes' keys
+	// received. A build of 10⁵ keys over 10⁴ nodes and three states of
+	// two rules took 2.75 s, of which 1.85 s beside the other terms: 30
+	// µs a node, state and rule, or 3 ns a pair.
 	NodeWork, NodePairWork = 64, 1
-	// WheelPairsPerKeyStep is how many (node, transfer pair) matches of
-	// a step's share wheel take one key-step: the wheel matches every
-	// node's segment against every pair of the step (svg's
-	// receivedSpans), for each state shown in full. 31 wheels of modulo
-	// over 1,000 nodes and 2·10⁵ pairs took 4.2 s, 0.7 ns a match.
-	WheelPairsPerKeyStep = 4
+	// MoveWork is one moved key in the sorted pair counter of more than
+	// sim.DenseTransferNodes nodes (its entry and two radix passes, 13–17
+	// ns a key in BenchmarkPairCount at 10³ and 10⁴ nodes), at most every
+	// key at every state of a rule that moves keys between any nodes. A
+	// Local rule's step touches only the keys it moves, far below the 15
+	// ns a key and state its replay term already counts (a ring's step
+	// takes 0.4 ns a key), which covers them even if every key moved.
+	MoveWork = 4
 	// ByteWork is the work of writing one byte of a figure (drawing,
 	// formatting, inlining it in the page): 1,001 states of two rules,
 	// all in full, wrote 182 MB in 4.9 s, 27 ns a byte with the figures'
@@ -200,11 +206,21 @@ const (
 )
 
 // renderWork is the time of drawing and writing the output o of a
-// scenario of shape sh.
-func renderWork(sh shape, rules int64, o outputBytes) int64 {
-	nodes := addSat(mulSat(sh.names, NodeWork), mulSat(sh.names, sh.names, NodePairWork))
-	wheels := mulSat(shownStates(sh), rules, sh.names, statePairs(sh)) / WheelPairsPerKeyStep
-	return addSat(mulSat(shownStates(sh), rules, FigureWork), mulSat(nodes, sh.states, rules), wheels,
+// scenario s of shape sh, and of its transfers: every rule's pairs and,
+// over more than sim.DenseTransferNodes nodes, the moved keys of a rule
+// that is not Local at every state.
+func renderWork(s *sim.Scenario, sh shape, o outputBytes) int64 {
+	rules := int64(len(s.Rules))
+	var pairs int64
+	for _, spec := range s.Rules {
+		rc, _ := ruleCost(spec, sh)
+		pairs = addSat(pairs, mulSat(statePairs(sh, rc), NodePairWork))
+		if sh.names > sim.DenseTransferNodes && !rc.Local {
+			pairs = addSat(pairs, mulSat(sh.keys, MoveWork))
+		}
+	}
+	nodes := addSat(mulSat(sh.names, NodeWork, rules), pairs)
+	return addSat(mulSat(shownStates(sh), rules, FigureWork), mulSat(nodes, sh.states),
 		mulSat(o.figures, ByteWork), mulSat(o.text, TextByteWork))
 }
 

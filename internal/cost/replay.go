@@ -143,28 +143,75 @@ func replayMemory(s *sim.Scenario, sh shape) int64 {
 	for _, spec := range s.Rules {
 		rc, table := ruleCost(spec, sh)
 		live = addSat(live, mulSat(k, perKeyBytes(spec, sh.replicas, uniform)), mulSat(sh.states, perStepBytes(spec, max(table, sh.names), k)),
-			mulSat(sh.states, statePairs(sh), pairBytes))
+			transferBytes(sh, rc))
 		if rc.Points {
 			tables = addSat(tables, mulSat(table, PointBytes))
 		} else {
 			tables = addSat(tables, mulSat(table, TableBytes))
 		}
 	}
+	live = addSat(live, keptPairBytes(s, sh))
 	return addSat(mulSat(live, gcNum)/gcDen, tables, mulSat(sh.keyTotal, KeyCopies))
 }
 
-// pairBytes is one transfer pair the result keeps per state and rule
-// (sim.Transfer: from, to, keys, requests).
-const pairBytes = int64(unsafe.Sizeof(sim.Transfer{}))
+// The transfer terms, in bytes: what sim keeps of the keys that moved
+// between two nodes (sim.Transfers).
+const (
+	// pairBytes is one transfer pair (sim.Transfer: from, to, keys,
+	// requests).
+	pairBytes = int64(unsafe.Sizeof(sim.Transfer{}))
+	// denseCellBytes is one cell of the pair counter of a node table of
+	// at most sim.DenseTransferNodes (keys and requests), and moveBytes
+	// one moved key in the sorted counter of a larger one (its entry and
+	// the radix passes' copy).
+	denseCellBytes, moveBytes = 12, 16
+	// receivedBytes is one node's keys received by reason at one state
+	// (sim.Transfers.Received).
+	receivedBytes = 12
+)
 
-// statePairs bounds the transfer pairs one rule's result keeps at one
-// state: every pair of nodes, or one pair per key when there are fewer
-// keys. A rule that reshuffles meets it (modulo over 1,000 nodes and 10⁶
-// keys kept 630,000 pairs a step, and with jump, maglev and two others
-// peaked at 3.7 GB over 100 steps); a ring moves keys between few pairs
-// at a membership change, but a ring's own vnodes change, and a
-// reshuffling rule's every step, between any.
-func statePairs(sh shape) int64 { return min(mulSat(sh.names, sh.names), sh.keys) }
+// statePairs bounds the transfer pairs of one rule at one state: every
+// pair of nodes, or one a key when there are fewer keys; for a rule whose
+// membership steps move keys only to or from the nodes they name
+// (rulekind.Footprint.Local), two for each named node and other node,
+// unless a step of the scenario may move keys between any two (vnodes,
+// weight, replicas, partitions, shards). Modulo over 1,000 nodes and 10⁶
+// keys moved keys between 632,000 pairs a step; over the same steps
+// (add one node, remove another) a ring moved them between at most 140,
+// rendezvous 680, maglev 491 and jump, renumbering, 1,627.
+func statePairs(sh shape, rc rulekind.RuleCost) int64 {
+	p := min(mulSat(sh.names, sh.names), sh.keys)
+	if rc.Local && !sh.anyPairs {
+		p = min(p, mulSat(2, sh.named, sh.names))
+	}
+	return p
+}
+
+// transferBytes is what one rule's transfers hold: the pair counter (a
+// dense table up to sim.DenseTransferNodes, else a moved key apiece, at
+// most every key), one state's pair list twice (the counter's, and its
+// copy while the replay keeps whole lists) and, at every state, the
+// largest pairs (sim.TopTransfers) and each node's keys received.
+func transferBytes(sh shape, rc rulekind.RuleCost) int64 {
+	pairs := statePairs(sh, rc)
+	counter := mulSat(sh.names, sh.names, denseCellBytes)
+	if sh.names > sim.DenseTransferNodes {
+		counter = mulSat(sh.keys, moveBytes)
+	}
+	perState := addSat(mulSat(min(pairs, sim.TopTransfers), pairBytes), mulSat(sh.names, receivedBytes))
+	return addSat(counter, mulSat(2, pairs, pairBytes), mulSat(sh.states, perState))
+}
+
+// keptPairBytes is the whole pair lists of every state and rule, which a
+// replay keeps up to sim.MaxKeptPairs of them (for transfers.csv).
+func keptPairBytes(s *sim.Scenario, sh shape) int64 {
+	var pairs int64
+	for _, spec := range s.Rules {
+		rc, _ := ruleCost(spec, sh)
+		pairs = addSat(pairs, mulSat(sh.states, statePairs(sh, rc)))
+	}
+	return mulSat(min(pairs, sim.MaxKeptPairs), pairBytes)
+}
 
 // perKeyBytes is one rule's working memory per key with lists of length
 // r: the tracker's assignment and scratch (2r + 2r bytes), its delta

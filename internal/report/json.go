@@ -334,7 +334,7 @@ func (d *jsonDoc) ruleStep(r, i int) {
 	e.key("notes")
 	e.strings(sr.Notes)
 	weighted := sr.Requests != nil
-	kept, rest := topTransfers(sr.Transfers, MaxJSONTransfers)
+	kept, rest := sr.Transfers.Top, sr.Transfers.Rest
 	e.key("transfers")
 	e.openArray()
 	for _, t := range kept {

@@ -350,7 +350,7 @@ func refRuleStepOf(res *sim.Result, r, i int) refRuleStep {
 	}
 	weighted := sr.Requests != nil
 	j.Transfers = []refTransfer{}
-	kept, rest := topTransfers(sr.Transfers, MaxJSONTransfers)
+	kept, rest := sr.Transfers.Top, sr.Transfers.Rest
 	j.Rest = refRest{Pairs: rest.Pairs, Keys: rest.Keys}
 	if weighted {
 		j.Rest.Requests = &rest.Requests

@@ -119,16 +119,19 @@ func stepRequests(res *sim.Result, i int, shown []timeline.Member) *StepRequests
 }
 
 // stepTransfers lists each rule's largest transfers at step i; rules
-// that moved nothing are left out.
+// that moved nothing are left out. They come from the step's largest
+// pairs (sim.Transfers.Top, at least MaxTransferPairs of them), which the
+// same rule ranks: by keys, ties to the earlier pair in node-table order.
 func stepTransfers(res *sim.Result, i int) []StepTransfers {
 	var out []StepTransfers
 	for _, rr := range res.Rules {
-		ts := slices.Clone(rr.Steps[i].Transfers)
-		if len(ts) == 0 {
+		tr := &rr.Steps[i].Transfers
+		if len(tr.Top) == 0 {
 			continue
 		}
+		ts := slices.Clone(tr.Top)
 		slices.SortStableFunc(ts, func(a, b sim.Transfer) int { return cmp.Compare(b.Keys, a.Keys) })
-		st := StepTransfers{Label: rr.Spec.Label}
+		st := StepTransfers{Label: rr.Spec.Label, More: tr.Rest.Pairs, MoreKeys: tr.Rest.Keys}
 		for j, t := range ts {
 			if j >= MaxTransferPairs {
 				st.More++
@@ -143,6 +146,10 @@ func stepTransfers(res *sim.Result, i int) []StepTransfers {
 	return out
 }
 
+// The report's largest pairs are among those sim keeps by name: the
+// array's length is negative, and the build fails, if they are more.
+var _ [sim.TopTransfers - MaxTransferPairs]struct{}
+
 // transferTable sums every node's transfers in and out over the run.
 func transferTable(res *sim.Result) TransferTable {
 	t := TransferTable{Weighted: res.Keys.Weight != nil}
@@ -153,14 +160,8 @@ func transferTable(res *sim.Result) TransferTable {
 	}
 	for r, rr := range res.Rules {
 		t.Rules = append(t.Rules, rr.Spec.Label)
-		for _, sr := range rr.Steps {
-			for _, tr := range sr.Transfers {
-				in, out := &cells[tr.To][r], &cells[tr.From][r]
-				in.In += tr.Keys
-				in.InReqs += int(tr.Requests)
-				out.Out += tr.Keys
-				out.OutReqs += int(tr.Requests)
-			}
+		for id, nt := range rr.NodeTransfers {
+			cells[id][r] = TransferCell{In: nt.In, Out: nt.Out, InReqs: int(nt.InRequests), OutReqs: int(nt.OutRequests)}
 		}
 	}
 	for id, name := range res.Timeline.Nodes {

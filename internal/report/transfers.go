@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -13,17 +12,18 @@ import (
 	"github.com/ringreport/ringreport/internal/sim"
 )
 
-// This file bounds the transfers that data.json carries and writes the
+// This file writes the bounded transfers that data.json carries and the
 // whole pair matrix to transfers.csv (SCHEMA.md, "transfers.csv"). A rule
 // that reshuffles (modulo, jump's renumbering) moves keys between almost
-// every pair of nodes, n² pairs per step: data.json keeps the largest
-// MaxJSONTransfers of them and sums the rest, so that its size grows
-// with the nodes and not with their square.
+// every pair of nodes, n² pairs per step: sim keeps the largest of them
+// (sim.Transfers.Top) and sums the rest, so that data.json grows with the
+// nodes and not with their square, and keeps every pair only while
+// transfers.csv can still be written (sim.MaxKeptPairs).
 
 // MaxJSONTransfers is the most from → to pairs data.json lists per step
-// and rule: the pairs that moved the most keys. transfers_rest counts and
-// sums the others; transfers.csv has them all.
-const MaxJSONTransfers = 100
+// and rule: the pairs that moved the most keys, sim.Transfers.Top.
+// transfers_rest counts and sums the others; transfers.csv has them all.
+const MaxJSONTransfers = sim.TopTransfers
 
 // TransfersCSVLimit is the largest transfers.csv a build writes, in
 // bytes (5 MiB): beyond it the build leaves the file out, and `ringreport
@@ -33,82 +33,16 @@ const TransfersCSVLimit = 5 << 20
 // TransfersCSVHeader is the header row of transfers.csv.
 var TransfersCSVHeader = []string{"step", "rule", "from", "to", "keys", "requests"}
 
-// transferRest is what data.json leaves out of a step's transfers: how
-// many pairs, and the keys and requests they moved.
-type transferRest struct {
-	Pairs    int
-	Keys     int
-	Requests int64
-}
+// minTransferRow is the fewest bytes a row of transfers.csv takes: a
+// digit of step, a byte of rule label and of each node name, a digit of
+// keys, five commas and the newline (escaping only adds bytes).
+const minTransferRow = 11
 
-// topTransfers returns the k pairs of ts (sorted by from then to, as
-// sim.StepResult.Transfers is) that moved the most keys, ties going to
-// the earlier pair in that order, still sorted by from then to, and the
-// count and sums of the others. It returns ts itself when it has at most
-// k pairs.
-func topTransfers(ts []sim.Transfer, k int) ([]sim.Transfer, transferRest) {
-	if len(ts) <= k {
-		return ts, transferRest{}
-	}
-	// heap is a min-heap of indices into ts by rank, so that its root is
-	// the weakest of the best k so far: fewer keys, or as many keys and
-	// a later pair.
-	weaker := func(a, b int32) bool {
-		ka, kb := ts[a].Keys, ts[b].Keys
-		return ka < kb || ka == kb && a > b
-	}
-	heap := make([]int32, 0, k)
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(heap) {
-				return
-			}
-			if r := l + 1; r < len(heap) && weaker(heap[r], heap[l]) {
-				l = r
-			}
-			if !weaker(heap[l], heap[i]) {
-				return
-			}
-			heap[i], heap[l] = heap[l], heap[i]
-			i = l
-		}
-	}
-	for i := range ts {
-		j := int32(i)
-		if len(heap) < k {
-			heap = append(heap, j)
-			for c := len(heap) - 1; c > 0; {
-				p := (c - 1) / 2
-				if !weaker(heap[c], heap[p]) {
-					break
-				}
-				heap[c], heap[p] = heap[p], heap[c]
-				c = p
-			}
-			continue
-		}
-		if weaker(heap[0], j) {
-			heap[0] = j
-			down(0)
-		}
-	}
-	slices.Sort(heap)
-	kept := make([]sim.Transfer, len(heap))
-	var rest transferRest
-	for _, t := range ts {
-		rest.Pairs++
-		rest.Keys += t.Keys
-		rest.Requests += t.Requests
-	}
-	for i, j := range heap {
-		kept[i] = ts[j]
-		rest.Pairs--
-		rest.Keys -= ts[j].Keys
-		rest.Requests -= ts[j].Requests
-	}
-	return kept, rest
-}
+// A replay that drops its whole pair lists (past sim.MaxKeptPairs) has
+// a transfers.csv, header included, over TransfersCSVLimit, which a build
+// leaves out anyway: the array's length is negative, and the build
+// fails, if MaxKeptPairs + 1 rows could fit.
+var _ [(sim.MaxKeptPairs+1)*minTransferRow + len("step,rule,from,to,keys,requests\n") - TransfersCSVLimit - 1]struct{}
 
 // errTooLarge stops a transfers.csv that would pass its limit.
 var errTooLarge = errors.New("transfers.csv passes its size limit")
@@ -128,8 +62,12 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 
 // TransfersCSV renders transfers.csv for every step when it stays within
 // TransfersCSVLimit bytes; otherwise it returns nil and false, having
-// written at most that much.
+// written at most that much (nothing when the replay kept too many pairs
+// to keep their lists, which implies as much: sim.MaxKeptPairs).
 func TransfersCSV(res *sim.Result) ([]byte, bool, error) {
+	if !res.AllTransfers() {
+		return nil, false, nil
+	}
 	return transfersCSV(res, TransfersCSVLimit)
 }
 
@@ -151,13 +89,24 @@ func transfersCSV(res *sim.Result, limit int) ([]byte, bool, error) {
 // in order, rules in scenario order, pairs sorted by from then to in the
 // order of the node table (data.json's top-level nodes). step ≥ 0 writes
 // that step's rows alone. Node names and rule labels go through CSVCell;
-// requests is empty when the keys carry no request counts.
+// requests is empty when the keys carry no request counts. res must hold
+// every pair of the steps it writes (sim.Result.AllTransfersAt: a replay
+// of a large run keeps them only with sim.Options.AllPairs).
 func WriteTransfersCSV(w io.Writer, res *sim.Result, step int) error {
 	if err := check(res); err != nil {
 		return fmt.Errorf("cannot build transfers.csv: %w", err)
 	}
 	if step >= len(res.Timeline.States) {
 		return fmt.Errorf("cannot build transfers.csv: no step %d", step)
+	}
+	first, last := 0, len(res.Timeline.States)-1
+	if step >= 0 {
+		first, last = step, step
+	}
+	for i := first; i <= last; i++ {
+		if !res.AllTransfersAt(i) {
+			return fmt.Errorf("cannot build transfers.csv: the replay kept the transfer pairs of step %d bounded (more than %d in all); replay with sim.Options.AllPairs", i, sim.MaxKeptPairs)
+		}
 	}
 	names := make([][]byte, len(res.Timeline.Nodes))
 	for id, n := range res.Timeline.Nodes {
@@ -176,13 +125,9 @@ func WriteTransfersCSV(w io.Writer, res *sim.Result, step int) error {
 		buf = append(buf, h...)
 	}
 	buf = append(buf, '\n')
-	first, last := 0, len(res.Timeline.States)-1
-	if step >= 0 {
-		first, last = step, step
-	}
 	for i := first; i <= last; i++ {
 		for r, rr := range res.Rules {
-			for _, t := range rr.Steps[i].Transfers {
+			for _, t := range rr.Steps[i].Transfers.All {
 				buf = strconv.AppendInt(buf, int64(i), 10)
 				buf = append(buf, ',')
 				buf = append(buf, labels[r]...)

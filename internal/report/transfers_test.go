@@ -61,7 +61,10 @@ func TestJSONTransfersBounded(t *testing.T) {
 	for i, step := range d.Steps {
 		sr := &res.Rules[0].Steps[i]
 		got := step.Rules["modulo"]
-		full := sr.Transfers
+		full := sr.Transfers.All
+		if !res.AllTransfers() {
+			t.Fatal("the replay dropped its pairs")
+		}
 		if i > 0 && len(full) < 9000 {
 			t.Fatalf("step %d has %d pairs; the test wants a reshuffle of about 10,000", i, len(full))
 		}
@@ -107,29 +110,6 @@ func TestJSONTransfersBounded(t *testing.T) {
 	}
 }
 
-// TestTopTransfersTies: among equal counts the earlier pairs are kept.
-func TestTopTransfersTies(t *testing.T) {
-	var ts []sim.Transfer
-	for i := range 10 {
-		ts = append(ts, sim.Transfer{From: timeline.NodeID(i), To: timeline.NodeID(i + 1), Keys: 5 + i%2, Requests: int64(i)})
-	}
-	kept, rest := topTransfers(ts, 7)
-	var from []timeline.NodeID
-	for _, k := range kept {
-		from = append(from, k.From)
-	}
-	// Keys 6 at odd i (5 of them), then the first two of keys 5: 0, 2.
-	if want := []timeline.NodeID{0, 1, 2, 3, 5, 7, 9}; !slices.Equal(from, want) {
-		t.Errorf("kept %v, want %v", from, want)
-	}
-	if rest != (transferRest{Pairs: 3, Keys: 15, Requests: 4 + 6 + 8}) {
-		t.Errorf("rest %+v", rest)
-	}
-	if kept, rest := topTransfers(ts, 10); len(kept) != 10 || rest != (transferRest{}) {
-		t.Errorf("k = len: %d kept, rest %+v", len(kept), rest)
-	}
-}
-
 // TestTransfersCSV: transfers.csv is the whole pair matrix, row for row,
 // and -step selects one step.
 func TestTransfersCSV(t *testing.T) {
@@ -148,7 +128,7 @@ func TestTransfersCSV(t *testing.T) {
 	var want [][]string
 	for i := range res.Timeline.States {
 		for _, rr := range res.Rules {
-			for _, tr := range rr.Steps[i].Transfers {
+			for _, tr := range rr.Steps[i].Transfers.All {
 				want = append(want, []string{strconv.Itoa(i), rr.Spec.Label, res.Timeline.Nodes[tr.From], res.Timeline.Nodes[tr.To],
 					strconv.Itoa(tr.Keys), strconv.FormatInt(tr.Requests, 10)})
 			}
@@ -162,7 +142,7 @@ func TestTransfersCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ = csv.NewReader(&buf).ReadAll()
-	if n := len(res.Rules[0].Steps[2].Transfers); len(rows) != 1+n || rows[1][0] != "2" || rows[n][0] != "2" {
+	if n := len(res.Rules[0].Steps[2].Transfers.All); len(rows) != 1+n || rows[1][0] != "2" || rows[n][0] != "2" {
 		t.Errorf("step 2: %d rows, want 1 + %d of step 2", len(rows), n)
 	}
 	if err := WriteTransfersCSV(io.Discard, res, 5); err == nil {
@@ -187,7 +167,7 @@ func TestTransfersCSVCells(t *testing.T) {
 	w.Write(TransfersCSVHeader)
 	for i := range res.Timeline.States {
 		for _, rr := range res.Rules {
-			for _, tr := range rr.Steps[i].Transfers {
+			for _, tr := range rr.Steps[i].Transfers.All {
 				w.Write([]string{strconv.Itoa(i), CSVCell(rr.Spec.Label), CSVCell(res.Timeline.Nodes[tr.From]),
 					CSVCell(res.Timeline.Nodes[tr.To]), strconv.Itoa(tr.Keys), ""})
 			}

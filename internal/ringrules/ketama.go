@@ -47,7 +47,7 @@ const ketamaHashes = 40
 // LibketamaKind is libketama's registry entry.
 var LibketamaKind = rulekind.Kind{Name: "libketama", HistoryFree: true, Aliases: []string{"ketama"}, Doc: "libketama's continuum (RJ/ketama): MD5 of the node name as written, 160 points per server of average weight in libketama's single precision; libmemcached's differs (see libmemcached).",
 	Fixed: []rulekind.Param{rulekind.HashParam.WithDefault("md5")}, FixedPoints: ketamaHashes * 4, Theory: rulekind.RingTheory,
-	Footprint: rulekind.Footprint{Table: func(_ placer.RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, Points: true, StepPoints: true},
+	Footprint: rulekind.Footprint{Table: func(_ placer.RuleSpec, w, _ int64) int64 { return ketamaHashes * 4 * w }, Points: true, StepPoints: true, Local: true},
 	Build:     func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) { return placer.Checked(newKetama(s, e)) }}
 
 func newKetama(spec placer.RuleSpec, e *placer.Env) (*Ketama, error) {

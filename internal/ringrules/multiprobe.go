@@ -17,7 +17,7 @@ import (
 var MultiprobeKind = rulekind.Kind{Name: "multiprobe", HistoryFree: true, Doc: "Multi-probe consistent hashing (Appleton and O'Reilly 2015): one point per node, probes lookups per key.",
 	Params: []rulekind.Param{paramProbes, rulekind.HashParam}, Fixed: []rulekind.Param{paramVNodes.WithDefault("1")}, Mosaic: true,
 	Footprint: rulekind.Footprint{PerKey: func(s placer.RuleSpec) int64 { return max(1, int64(cmp.Or(s.Probes, defaultProbes))/4) },
-		StepPoints: true},
+		StepPoints: true, Local: true},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
 		return placer.Checked(newMultiprobe(s, e))
 	}}

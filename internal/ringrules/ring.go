@@ -16,7 +16,7 @@ import (
 // RingKind is the ring's registry entry.
 var RingKind = rulekind.Kind{Name: "ring", HistoryFree: true, Doc: "Consistent-hash ring (Karger et al. 1997): every node gets vnodes points on a 32-bit circle; a key belongs to the first point clockwise from its hash.",
 	Params: []rulekind.Param{paramVNodes.WithDefault(strconv.Itoa(placer.DefaultVNodes)), rulekind.HashParam}, Theory: rulekind.RingTheory,
-	Footprint: rulekind.Footprint{Table: vnodeTable, Points: true, StepPoints: true},
+	Footprint: rulekind.Footprint{Table: vnodeTable, Points: true, StepPoints: true, Local: true},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
 		return placer.Checked(newRingChecked(s, e))
 	}}

@@ -82,6 +82,14 @@ type Footprint struct {
 	// StepPoints says a step's result keeps the rule's points (or else
 	// placer.WheelSamples arcs).
 	StepPoints bool
+	// Local says a step that adds, removes, fails or recovers nodes moves
+	// keys only to or from the nodes it names (a monotone rule: ring,
+	// rendezvous), so between at most two pairs per named node and other
+	// node. False, the default, errs high: a step may move keys between
+	// any two nodes (modulo reshuffles them; jump renumbers its buckets
+	// when a member other than the last leaves; maglev's table shifts
+	// entries between nodes that stay).
+	Local bool
 }
 
 // RuleCost is a rule's share of a scenario's estimated work.
@@ -94,12 +102,15 @@ type RuleCost struct {
 	Ranks bool
 	// Points says the table's entries are points the result keeps.
 	Points bool
+	// Local says membership steps move keys only to or from the nodes
+	// they name (Footprint.Local).
+	Local bool
 }
 
 // Cost returns the rule's cost for a raw spec, given the most weight on
 // the ring at any step and the largest vnodes step.
 func (k *Kind) Cost(spec placer.RuleSpec, weight, vnodeSteps int64) RuleCost {
-	c := RuleCost{PerKey: 1, Ranks: k.Footprint.Ranks, Points: k.Footprint.Points}
+	c := RuleCost{PerKey: 1, Ranks: k.Footprint.Ranks, Points: k.Footprint.Points, Local: k.Footprint.Local}
 	if k.Footprint.Table != nil {
 		c.Table = k.Footprint.Table(spec, weight, vnodeSteps)
 	}

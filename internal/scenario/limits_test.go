@@ -36,7 +36,7 @@ func TestLimits(t *testing.T) {
 		{"node steps", src, Limits{NodeSteps: 8}, Limits{NodeSteps: 9},
 			"l.yaml:3:8: node-steps: 3 node names over 3 states is 9 node-steps, over the limit of 8; raise it with -max-node-steps, or use fewer nodes or steps"},
 		{"work", src, Limits{Work: 10_000_000}, Limits{Work: 11_000_000},
-			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 10,711,636 key-steps, over the limit of 10,000,000; raise it with -max-work, or use fewer keys, steps, nodes or rules"},
+			"l.yaml:2:7: work: replaying 1,000 keys over 3 steps under 2 rules is about 10,711,119 key-steps, over the limit of 10,000,000; raise it with -max-work, or use fewer keys, steps, nodes or rules"},
 		{"output", src, Limits{Output: 1 << 20}, Limits{Output: 2 << 20},
 			"l.yaml:2:7: output: replaying 1,000 keys over 3 steps under 2 rules would write about 1.5 MiB, over the limit of 1 MiB; raise it with -max-output"},
 		{"about size", "title: T\nabout: " + strings.Repeat("x", 100) + "\nkeys: 10\nnodes: [a]\n", Limits{AboutBytes: 99}, Limits{AboutBytes: 100},

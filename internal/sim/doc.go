@@ -22,6 +22,9 @@
 // notable members) is derived in internal/figdata, not here; the
 // changed-key strips are counted here, where every moved key is seen,
 // into internal/strips, which says what a cell is and how it is shaded.
+// Transfers, who ships keys to whom, are kept bounded (Transfers): the
+// largest pairs of a step, the sums of the rest and each node's keys
+// received, and every pair only up to MaxKeptPairs in a replay.
 //
 // Counts are integers. Floating-point figures (Balance) are derived from
 // them at the edge, for presentation. Nothing here reads files, the

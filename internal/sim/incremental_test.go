@@ -102,6 +102,9 @@ func compareReplays(t *testing.T, s *Scenario) {
 		t.Fatal(err)
 	}
 	for r := range full.Rules {
+		if !reflect.DeepEqual(fast.Rules[r].NodeTransfers, full.Rules[r].NodeTransfers) {
+			t.Fatalf("scenario seed %d, %s: node transfers over the run differ from the reference's", s.Seed, full.Rules[r].Spec.Label)
+		}
 		for i := range full.Rules[r].Steps {
 			a, b := fast.Rules[r].Steps[i], full.Rules[r].Steps[i]
 			if a.counts == nil || !reflect.DeepEqual(a.counts, b.counts) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
@@ -38,12 +39,20 @@ type Options struct {
 	// of those steps is drawn exactly as from a whole replay (`render`
 	// of one step's figure); every other reader needs the whole replay.
 	States int
+	// AllPairs keeps every step's whole list of transfer pairs
+	// (Transfers.All) whatever their number, rather than at most
+	// MaxKeptPairs of them: what transfers.csv of a large replay needs.
+	AllPairs bool
+	// AllPairsStep, with AllPairs, keeps the whole list of that step (≥
+	// 1) alone, and no other step's: what transfers.csv of one step
+	// needs. 0 keeps every step's.
+	AllPairsStep int
 }
 
 // ReplayWith is Replay with options: the same result, computed with what
 // the caller shares.
 func ReplayWith(s *Scenario, opts Options) (*Result, error) {
-	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly, states: opts.States})
+	return replay(s, replayOptions{keys: opts.Keys, metricsOnly: opts.MetricsOnly, states: opts.States, allPairs: opts.AllPairs, pairsStep: opts.AllPairsStep})
 }
 
 // LabelRules returns rules with every empty label filled as Replay fills
@@ -67,6 +76,9 @@ type replayOptions struct {
 	metricsOnly bool
 	// states is Options.States; the full replay ignores it.
 	states int
+	// allPairs and pairsStep are Options.AllPairs and AllPairsStep.
+	allPairs  bool
+	pairsStep int
 }
 
 func replay(s *Scenario, opts replayOptions) (*Result, error) {
@@ -78,7 +90,8 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 	if ks == nil {
 		ks = keys.NewKeySet(s.Keys, s.Seed)
 	}
-	res := &Result{Scenario: s, Keys: ks, Timeline: tl}
+	res := &Result{Scenario: s, Keys: ks, Timeline: tl, allPairs: opts.allPairs, pairsStep: opts.pairsStep,
+		pairsKept: new(atomic.Int64)}
 	res.keyCell = stripOffsets(res.Keys.Gen)
 	specs := labelRules(s.Rules)
 	res.Rules = make([]RuleResult, len(specs))
@@ -91,6 +104,7 @@ func replay(s *Scenario, opts replayOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	res.dropPairs()
 	if opts.states > 0 && !opts.full {
 		return res, nil
 	}
@@ -135,16 +149,17 @@ func replayRule(res *Result, spec placer.RuleSpec, opts replayOptions) (RuleResu
 	rr := RuleResult{Spec: spec, Steps: make([]StepResult, len(res.Timeline.States))}
 	recompute := func(step int) [][]timeline.NodeID { return replayTo(spec, e, res.Timeline, step) }
 	if opts.full {
-		replayFull(res, p, rr.Steps, recompute, opts.counts)
+		rr.NodeTransfers = replayFull(res, p, rr.Steps, recompute, opts.counts)
 	} else {
-		replayFast(res, p, rr.Steps, recompute, opts)
+		rr.NodeTransfers = replayFast(res, p, rr.Steps, recompute, opts)
 	}
 	return rr, nil
 }
 
 // replayFast measures every step through the tracker: deltas where the
-// placer has them, whole assignments diffed otherwise.
-func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, opts replayOptions) {
+// placer has them, whole assignments diffed otherwise, and returns every
+// node's transfers over the run.
+func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, opts replayOptions) []NodeTransfer {
 	run := newRuleRun(res, p, recompute)
 	run.t.keepCounts = opts.counts
 	run.t.noStrips, run.noGeometry = opts.metricsOnly, opts.metricsOnly
@@ -155,6 +170,7 @@ func replayFast(res *Result, p placer.Placer, out []StepResult, recompute func(i
 	for i := range out[:n] {
 		out[i] = run.step(i)
 	}
+	return run.t.keeper.totals
 }
 
 // ruleRun is one rule's replay in progress.
@@ -208,9 +224,11 @@ func deltaOf(dp placer.DeltaPlacer, d *placer.Delta, r int) bool {
 }
 
 // replayFull is the reference replay: whole assignments and metrics from
-// scratch at every step, recurrences by recomputation.
-func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) {
+// scratch at every step, recurrences by recomputation; it returns every
+// node's transfers over the run.
+func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(int) [][]timeline.NodeID, keepCounts bool) []NodeTransfer {
 	rank := p.Order()
+	k := newPairKeeper(res)
 	var prev [][]timeline.NodeID
 	seen := map[uint64][]int{}
 	for i := range res.Timeline.States {
@@ -223,7 +241,7 @@ func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(i
 		if i > 0 {
 			prevLoads, total = out[i-1].Loads, out[i-1].TotalMoved
 		}
-		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank, keepCounts)
+		sr := fullMeasure(res, i, prev, cur, prevLoads, total, rank, keepCounts, k)
 		sr.Notes = notes
 		health(&sr, p, st, cur, res.Timeline.Labels)
 		sr.Arcs, sr.Points = p.Geometry()
@@ -239,6 +257,7 @@ func replayFull(res *Result, p placer.Placer, out []StepResult, recompute func(i
 		}
 		out[i], prev = sr, cur
 	}
+	return k.totals
 }
 
 func probes(p placer.Placer, keys []string, r int) []Probe {

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"sync/atomic"
+
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
@@ -27,6 +29,14 @@ type Result struct {
 	// canonical index: the offset of its counts in a flat strip, shared
 	// by the trackers of every rule (see stripOffsets).
 	keyCell []uint16
+	// allPairs keeps every step's whole pair list (Options.AllPairs),
+	// or step pairsStep's alone when it is not 0 (Options.AllPairsStep);
+	// pairsKept counts the pairs kept so far, over every rule, and
+	// pairsDropped says they passed MaxKeptPairs and were dropped.
+	allPairs     bool
+	pairsStep    int
+	pairsKept    *atomic.Int64
+	pairsDropped bool
 }
 
 // RuleResult is one rule's replay.
@@ -35,6 +45,9 @@ type RuleResult struct {
 	Spec placer.RuleSpec
 	// Steps holds one entry per timeline state.
 	Steps []StepResult
+	// NodeTransfers is every node's keys and requests received and sent
+	// over the whole run, by NodeID.
+	NodeTransfers []NodeTransfer
 }
 
 // StepResult is what one rule did at one step. Counts are exact; the
@@ -100,10 +113,10 @@ type StepResult struct {
 	counts *strips.Counts
 	// MovedRequests is the summed weight of the moved keys (0 unweighted).
 	MovedRequests int64
-	// Transfers lists the moved keys by old and new owner: one entry per
-	// (from, to) pair with at least one key, sorted by From then To
-	// (node-table order). Keys sum to Moved; nil when nothing moved.
-	Transfers []Transfer
+	// Transfers is the moved keys by old and new owner, bounded: the
+	// largest pairs, the sums of the others, the keys each node received,
+	// and every pair only while the replay keeps them (see Transfers).
+	Transfers Transfers
 	// HotOwners is the primary owner of each of Keys.Hot, in that order;
 	// nil when the key set carries no weights.
 	HotOwners []timeline.NodeID
@@ -156,7 +169,7 @@ func (r *Result) WithoutFigureData() *Result {
 			sr.Strip, sr.Arcs, sr.Points = strips.Strip{}, nil, nil
 			steps[j] = sr
 		}
-		out.Rules[i] = RuleResult{Spec: rr.Spec, Steps: steps}
+		out.Rules[i] = RuleResult{Spec: rr.Spec, Steps: steps, NodeTransfers: rr.NodeTransfers}
 	}
 	return &out
 }

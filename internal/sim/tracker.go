@@ -36,7 +36,8 @@ type tracker struct {
 	w        []uint32 // key weights by canonical index, or nil
 	reqs     []int64  // request loads of cur, by NodeID, when weighted
 	pairs    pairCounter
-	counted  bool // moves1 counted this step's transfers into pairs
+	keeper   *pairKeeper // bounds each step's pairs, sums them per node
+	counted  bool        // moves1 counted this step's transfers into pairs
 	// strip counts the step's moved keys; every step reuses it, zeroed
 	// when the step's Strip is shaded from it (shadeStrip). With
 	// keepCounts, each StepResult keeps a copy (replayOptions.counts).
@@ -59,6 +60,7 @@ func newTracker(res *Result, rank []uint32) *tracker {
 	t.cells = strips.NewIndex(t.k)
 	t.w = res.Keys.Weight
 	t.pairs = newPairCounter(len(t.nodeHash))
+	t.keeper = newPairKeeper(res)
 	t.strip = strips.NewCounts(t.k)
 	return t
 }
@@ -277,7 +279,7 @@ func (t *tracker) end(i int, acc *stepAcc, prev []int) StepResult {
 	sr := acc.sr
 	sr.Needed = halfAbsDiff(prev, t.loads)
 	sr.Ideal = ideal(prev, &t.res.Timeline.States[i], t.k)
-	t.transfers(sr)
+	t.transfers(i, acc)
 	t.hist.Close()
 	t.shadeStrip(sr)
 	return t.finish(sr)

@@ -77,7 +77,7 @@ type pairMoves struct {
 // NodeID of a dense pair counter.
 const pairShift = 9
 
-var _ = [1]int{}[denseTransferNodes>>pairShift-1]
+var _ = [1]int{}[DenseTransferNodes>>pairShift-1]
 
 // count counts the moved keys by owner pair and into the KeyOrder strip,
 // and returns how many were forced and collateral (the rest gained). It

@@ -8,10 +8,10 @@ import "slices"
 
 // fullMeasure computes step i's StepResult from scratch, in O(K·R), from
 // the previous and current whole assignments (prev is nil at step 0) and
-// the previous step's loads and total. It is the reference the tracker's
+// the previous step's loads and total (pk keeps the transfers). It is the reference the tracker's
 // incremental measurement must match, key for key; Replay uses it only
 // under replayOptions.full, which the tests set.
-func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []int, total int, rank []uint32, keepCounts bool) StepResult {
+func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []int, total int, rank []uint32, keepCounts bool, pk *pairKeeper) StepResult {
 	nodes := res.Timeline.Nodes
 	sr := StepResult{Loads: make([]int, len(nodes)), Recurs: -1}
 	k := res.Keys.Len()
@@ -27,10 +27,13 @@ func fullMeasure(res *Result, i int, prev, cur [][]timeline.NodeID, prevLoads []
 		sr.Ideal = ideal(prevLoads, &res.Timeline.States[i], k)
 	}
 	var prev0 []timeline.NodeID
+	var before, after []bool
 	if prev != nil {
 		prev0 = prev[0]
+		n := len(nodes)
+		before, after = liveSet(&res.Timeline.States[i-1], n), liveSet(&res.Timeline.States[i], n)
 	}
-	fullTransfers(res, prev0, cur[0], &sr)
+	fullTransfers(res, i, prev0, cur[0], before, after, pk, &sr)
 	sr.TotalMoved = total + sr.Moved
 	sr.Strip = counts.Shade(k)
 	if keepCounts {

@@ -72,22 +72,19 @@ func shareWheel(c *canvas, res *sim.Result, r, i int, cx, cy, rad float64) []seg
 
 // receivedSpans returns, by reason, the parts of each segment that the
 // keys its node received at step i cover, from the segment's start: a
-// node that now holds only keys that moved to it is filled all round.
+// node that now holds only keys that moved to it is filled all round. It
+// reads each node's keys received by reason (sim.Transfers.Received), so
+// it costs a pass over the segments, whatever the pairs of the step.
 func receivedSpans(res *sim.Result, r, i int, segs []segment) [][]span {
-	sr := &res.Rules[r].Steps[i]
-	st := &res.Timeline.States[i]
+	received := res.Rules[r].Steps[i].Transfers.Received
 	k := float64(res.Keys.Len())
-	why := moveReason(st)
 	out := make([][]span, strips.NumReasons)
+	if received == nil {
+		return out
+	}
 	for _, s := range segs {
-		var by [strips.NumReasons]int
-		for _, t := range sr.Transfers {
-			if t.To == s.id {
-				by[why(t.From, t.To)] += t.Keys
-			}
-		}
 		at := s.from
-		for reason, n := range by {
+		for reason, n := range received[s.id] {
 			if n == 0 {
 				continue
 			}

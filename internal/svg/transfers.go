@@ -24,11 +24,8 @@ func transferTotals(res *sim.Result) (in, out [][]int) {
 	n := len(res.Timeline.Nodes)
 	for _, rr := range res.Rules {
 		ri, ro := make([]int, n), make([]int, n)
-		for _, sr := range rr.Steps {
-			for _, t := range sr.Transfers {
-				ri[t.To] += t.Keys
-				ro[t.From] += t.Keys
-			}
+		for id, t := range rr.NodeTransfers {
+			ri[id], ro[id] = t.In, t.Out
 		}
 		in, out = append(in, ri), append(out, ro)
 	}

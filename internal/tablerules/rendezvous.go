@@ -54,7 +54,7 @@ type rendezvous struct {
 // RendezvousKind is rendezvous hashing's registry entry.
 var RendezvousKind = rulekind.Kind{Name: "rendezvous", HistoryFree: true, Doc: "Rendezvous (highest random weight) hashing (Thaler and Ravishankar 1998).",
 	Params: []rulekind.Param{rulekind.HashParam}, Mosaic: true,
-	Footprint: rulekind.Footprint{Ranks: true, KeyBytes: rendezvousKeyBytes},
+	Footprint: rulekind.Footprint{Ranks: true, KeyBytes: rendezvousKeyBytes, Local: true},
 	Build: func(s placer.RuleSpec, e *placer.Env) (placer.Placer, error) {
 		return placer.Checked(newRendezvous(s, e))
 	}}
