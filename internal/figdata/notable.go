@@ -48,7 +48,7 @@ func Notable(res *sim.Result, i int, rules []int, extremes, limit int) []timelin
 		}
 	}
 	for _, r := range rules {
-		rel := relativeLoads(res, r, i)
+		rel := res.LoadShares(r, i)
 		byLoad := slices.Clone(live)
 		slices.SortStableFunc(byLoad, func(a, b int) int { return cmp.Compare(rel[b], rel[a]) })
 		for e := range min(extremes, len(byLoad)) {
@@ -61,17 +61,6 @@ func Notable(res *sim.Result, i int, rules []int, extremes, limit int) []timelin
 		if keep[j] {
 			out = append(out, m)
 		}
-	}
-	return out
-}
-
-// relativeLoads returns LoadShare of every member of step i under rule
-// r, by member index.
-func relativeLoads(res *sim.Result, r, i int) []float64 {
-	st := &res.Timeline.States[i]
-	out := make([]float64, len(st.Members))
-	for j, m := range st.Members {
-		out[j] = res.LoadShare(r, i, m.ID)
 	}
 	return out
 }

@@ -63,8 +63,12 @@ func requestRow(res *sim.Result, r, i int) RequestRow {
 	row := RequestRow{Label: res.Rules[r].Spec.Label, PeakToMean: b.PeakToMean, WorstDeviation: b.WorstDeviation,
 		KeyPeakToMean: res.Balance(r, i).PeakToMean}
 	best := -1.0
-	for _, m := range res.Timeline.States[i].Members {
-		share := res.RequestShare(m.ID, i)
+	if res.Keys.Len() == 0 {
+		return row
+	}
+	fair := res.FairShares(i)
+	for j, m := range res.Timeline.States[i].Members {
+		share := fair[j] * float64(res.Keys.Requests) / float64(res.Keys.Len()) // RequestShare
 		if share == 0 {
 			continue
 		}
@@ -72,7 +76,7 @@ func requestRow(res *sim.Result, r, i int) RequestRow {
 			best = x
 			row.Busiest, row.Requests, row.RequestRatio = res.Timeline.Nodes[m.ID], int(sr.Requests[m.ID]), x
 			row.Keys = sr.Loads[m.ID]
-			row.KeyRatio = float64(sr.Loads[m.ID]) / res.FairShare(m.ID, i)
+			row.KeyRatio = float64(sr.Loads[m.ID]) / fair[j]
 		}
 	}
 	return row

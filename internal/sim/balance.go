@@ -168,6 +168,34 @@ func (res *Result) LoadShare(r, i int, id timeline.NodeID) float64 {
 	return float64(res.Rules[r].Steps[i].Loads[id]) / share
 }
 
+// FairShares returns FairShare of every member of step i, in the order
+// of the state's Members: one pass, where a FairShare per member would
+// look each up and sum the weights again, n² at n nodes.
+func (res *Result) FairShares(i int) []float64 {
+	st := &res.Timeline.States[i]
+	k, w := float64(res.Keys.Len()), float64(totalWeight(st))
+	out := make([]float64, len(st.Members))
+	for j, m := range st.Members {
+		if !m.Failed {
+			out[j] = k * float64(m.Weight) / w
+		}
+	}
+	return out
+}
+
+// LoadShares returns LoadShare of every member of step i under rule r,
+// in the order of the state's Members, in one pass.
+func (res *Result) LoadShares(r, i int) []float64 {
+	loads := res.Rules[r].Steps[i].Loads
+	out := res.FairShares(i)
+	for j, m := range res.Timeline.States[i].Members {
+		if out[j] != 0 {
+			out[j] = float64(loads[m.ID]) / out[j]
+		}
+	}
+	return out
+}
+
 // FairShare returns T_i, node id's fair share of the keys at step i, or 0
 // when it is not live.
 func (res *Result) FairShare(id timeline.NodeID, i int) float64 {
