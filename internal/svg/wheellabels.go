@@ -33,13 +33,14 @@ func wheelLabelled(res *sim.Result) bool { return len(res.Timeline.Nodes) > len(
 
 // wheelLabel is one node to name, at fraction f of the circle.
 type wheelLabel struct {
-	id    timeline.NodeID
-	f     float64   // where it is named
-	spots []float64 // where it may be named, best first (labelSpots); f is one of them
-	gone  bool      // not live at the step: named at the arc it held before
-	x, w  float64   // where its text starts, and its width
-	dx    float64   // how far right of its anchor it is asked to be
-	text  string
+	id     timeline.NodeID
+	f      float64   // where it is named
+	spots  []float64 // where it may be named, best first (labelSpots); f is one of them
+	gone   bool      // not live at the step: named at the arc it held before
+	x, w   float64   // where its text starts, and its width
+	dx     float64   // how far right of its anchor it is asked to be
+	ax, ay float64   // its anchor: the point at f on the band's leader circle (band.ar)
+	text   string
 }
 
 // labelAnchors returns the nodes rule r's wheel names at step i, most
@@ -146,29 +147,20 @@ type row struct{ base, end, far float64 }
 
 // placeBand lays the labels cands out in the rows of b, in priority
 // order, each in the first row and at the first of its spots where it
-// fits beside and clear of those before it (layoutBand), as near its
-// anchor as it can be (labelShifts); a label that
-// fits nowhere is left out. It returns the rows, each sorted by x.
+// fits beside and clear of those before it, as near its anchor as it
+// can be (labelShifts); a label that fits nowhere is left out. It
+// returns the rows, each sorted by x.
+//
+// A label tried in row k moves only the labels of row k (packBand), and
+// what a row must keep off depends only on the rows before it, so a
+// trial packs one row and re-checks the rows after it (bandLayout.fits):
+// each trial costs the labels of a band, not a layout of all of them.
 func placeBand(cands []wheelLabel, b band, keep obstacles) [][]wheelLabel {
-	rows := make([][]wheelLabel, len(b.rows))
+	l := newBandLayout(b, keep)
 	for _, w := range cands {
-	try:
-		for k := range rows {
-			for _, f := range w.spots {
-				for _, dx := range labelShifts {
-					w.f, w.dx = f, dx
-					trial := slices.Clone(rows)
-					trial[k] = append(slices.Clone(rows[k]), w)
-					if layoutBand(b, trial, keep) {
-						rows = trial
-						break try
-					}
-				}
-			}
-		}
+		l.add(w)
 	}
-	layoutBand(b, rows, keep)
-	return rows
+	return l.rows
 }
 
 // labelShifts are the offsets from its anchor that placeBand asks of a
@@ -182,37 +174,105 @@ var labelShifts = func() []float64 {
 	return out
 }()
 
-// layoutBand packs each row of rows in turn (packBand), each keeping off
-// keep and the labels and leaders of the rows before it, and reports
-// whether all fit.
-func layoutBand(b band, rows [][]wheelLabel, keep obstacles) bool {
-	for k, labels := range rows {
-		r := b.rows[k]
-		if !packBand(labels, b.cx, b.cy, b.ar, r.end, r.far, b.lo, b.hi, keep) {
+// bandLayout is a band being filled by placeBand: the labels placed in
+// each row, packed, and what each row keeps off (keep[k]: the band's own
+// obstacles and the labels and leaders of rows 0 … k−1).
+type bandLayout struct {
+	b     band
+	rows  [][]wheelLabel
+	keep  []obstacles
+	trial []wheelLabel // scratch: the row being tried
+	after obstacles    // scratch: what the rows after it keep off
+}
+
+func newBandLayout(b band, keep obstacles) *bandLayout {
+	l := &bandLayout{b: b, rows: make([][]wheelLabel, len(b.rows)), keep: make([]obstacles, len(b.rows))}
+	for k := range l.keep {
+		l.keep[k] = keep
+	}
+	return l
+}
+
+// add places w in the first row, at the first of its spots and shifts,
+// where it fits, and reports whether it found one.
+func (l *bandLayout) add(w wheelLabel) bool {
+	for k := range l.rows {
+		for _, f := range w.spots {
+			w.f = f
+			w.ax, w.ay = polar(l.b.cx, l.b.cy, l.b.ar, f)
+			for _, dx := range labelShifts {
+				w.dx = dx
+				if l.fits(k, w) {
+					l.accept(k)
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fits reports whether w fits in row k: row k packed with it (into
+// l.trial) keeps off keep[k], and every later row, unchanged, keeps off
+// its obstacles as row k's new labels change them.
+func (l *bandLayout) fits(k int, w wheelLabel) bool {
+	labels := l.rows[k]
+	at, _ := slices.BinarySearchFunc(labels, w, func(e, w wheelLabel) int {
+		if e.want() <= w.want() { // after every label it ties with, as a stable sort puts it
+			return -1
+		}
+		return 1
+	})
+	l.trial = append(append(append(l.trial[:0], labels[:at]...), w), labels[at:]...)
+	r := l.b.rows[k]
+	if !packBand(l.trial, l.b.lo, l.b.hi) || !keepsOff(l.trial, l.b, r, l.keep[k]) {
+		return false
+	}
+	if k+1 == len(l.rows) {
+		return true
+	}
+	l.after = withRow(l.after, l.keep[k], l.trial, r)
+	for j := k + 1; j < len(l.rows); j++ {
+		if !keepsOff(l.rows[j], l.b, l.b.rows[j], l.after) {
 			return false
 		}
-		keep = obstacles{boxes: slices.Clone(keep.boxes), lines: slices.Clone(keep.lines)}
-		for _, w := range labels {
-			x0, y0 := polar(b.cx, b.cy, b.ar, w.f)
-			keep.lines = append(keep.lines, [4]float64{x0, y0, leaderEnd(w, x0), r.end})
-			keep.boxes = append(keep.boxes, [4]float64{w.x - 1, min(r.end, r.far) - 1, w.x + w.w + 1, max(r.end, r.far) + 1})
-		}
+		l.after = withRow(l.after, l.after, l.rows[j], l.b.rows[j])
 	}
 	return true
 }
 
-// packBand sets the x of each label of band (sorting it by anchor) and
-// reports whether they all fit in [lo, hi] labelGap apart, each (its
-// text from endY to textY) with a
-// leader from its anchor to endY that stays outside the circle of radius
-// ar, off the boxes keepOut (the wheel's "0", probe markers) and clear of
-// the other leaders.
-func packBand(band []wheelLabel, cx, cy, ar, endY, textY, lo, hi float64, keepOut obstacles) bool {
-	want := func(w wheelLabel) float64 { x, _ := polar(cx, cy, ar, w.f); return x - w.w/2 + w.dx }
-	sort.SliceStable(band, func(a, b int) bool { return want(band[a]) < want(band[b]) })
+// accept makes the row that fits last tried row k, and updates what the
+// rows after it keep off.
+func (l *bandLayout) accept(k int) {
+	l.rows[k] = slices.Clone(l.trial)
+	for j := k + 1; j < len(l.rows); j++ {
+		l.keep[j] = withRow(obstacles{}, l.keep[j-1], l.rows[j-1], l.b.rows[j-1])
+	}
+}
+
+// withRow sets dst to the obstacles keep and the leaders and text of
+// labels (packed in row r), reusing dst's storage; dst may be keep.
+func withRow(dst, keep obstacles, labels []wheelLabel, r row) obstacles {
+	dst.boxes = append(dst.boxes[:0], keep.boxes...)
+	dst.lines = append(dst.lines[:0], keep.lines...)
+	for _, w := range labels {
+		dst.lines = append(dst.lines, [4]float64{w.ax, w.ay, leaderEnd(w, w.ax), r.end})
+		dst.boxes = append(dst.boxes, [4]float64{w.x - 1, min(r.end, r.far) - 1, w.x + w.w + 1, max(r.end, r.far) + 1})
+	}
+	return dst
+}
+
+// want is where w's text would start if nothing were in its way:
+// centred on its anchor, shifted by dx.
+func (w wheelLabel) want() float64 { return w.ax - w.w/2 + w.dx }
+
+// packBand sets the x of each label of band (sorted by want) as near its
+// want as it can be, the labels in order labelGap apart within [lo, hi],
+// and reports whether they fit.
+func packBand(band []wheelLabel, lo, hi float64) bool {
 	right := lo
 	for j := range band {
-		band[j].x = max(want(band[j]), right)
+		band[j].x = max(band[j].want(), right)
 		right = band[j].x + band[j].w + labelGap
 	}
 	left := hi + labelGap
@@ -220,23 +280,37 @@ func packBand(band []wheelLabel, cx, cy, ar, endY, textY, lo, hi float64, keepOu
 		band[j].x = min(band[j].x, left-labelGap-band[j].w)
 		left = band[j].x
 	}
-	if len(band) > 0 && band[0].x < lo {
-		return false
-	}
-	var segs [][4]float64
-	for _, w := range band {
-		x, y := polar(cx, cy, ar, w.f)
-		seg := [4]float64{x, y, leaderEnd(w, x), endY}
-		if (seg[2]-cx)*(x-cx)+(endY-cy)*(y-cy) < ar*ar {
+	return len(band) == 0 || band[0].x >= lo
+}
+
+// keepsOff reports whether every label of band, packed in row r of b (its
+// text from r.end to r.far), has a leader from its anchor to r.end that
+// stays outside the circle of radius b.ar, off the boxes of keepOut (the
+// wheel's "0", probe markers, labels of the rows before) and clear of the
+// other leaders, and text off those boxes.
+func keepsOff(band []wheelLabel, b band, r row, keepOut obstacles) bool {
+	for j, w := range band {
+		x, y := w.ax, w.ay
+		seg := [4]float64{x, y, leaderEnd(w, x), r.end}
+		if (seg[2]-b.cx)*(x-b.cx)+(r.end-b.cy)*(y-b.cy) < b.ar*b.ar {
 			return false // the leader would cross the wheel
 		}
-		text := [4]float64{w.x, min(endY, textY) - 1, w.x + w.w, max(endY, textY) + 1}
-		cross := func(o [4]float64) bool { return crosses(o, seg) }
-		if slices.ContainsFunc(segs, cross) || slices.ContainsFunc(keepOut.lines, cross) ||
-			slices.ContainsFunc(keepOut.boxes, func(b [4]float64) bool { return crossesBox(seg, b) || overlap(text, b) }) {
-			return false
+		text := [4]float64{w.x, min(r.end, r.far) - 1, w.x + w.w, max(r.end, r.far) + 1}
+		for _, o := range band[:j] {
+			if crosses([4]float64{o.ax, o.ay, leaderEnd(o, o.ax), r.end}, seg) {
+				return false
+			}
 		}
-		segs = append(segs, seg)
+		for _, o := range keepOut.lines {
+			if crosses(o, seg) {
+				return false
+			}
+		}
+		for _, o := range keepOut.boxes {
+			if crossesBox(seg, o) || overlap(text, o) {
+				return false
+			}
+		}
 	}
 	return true
 }
