@@ -223,12 +223,11 @@ func pixelSpans(spans [][]span, l float64) [][]span {
 // ring strokes each node's spans along a circle of radius r as dashes,
 // one path a node; past maxRingPaths nodes (more than there are node
 // colours), one path a style, the spans of all nodes drawn alike merged
-// (ringByStyle).
+// (ringByStyle), unless every node has a style of its own.
 func (c *canvas) ring(cx, cy, r, width float64, spans [][]span, style func(id timeline.NodeID) []string) {
 	l := 2 * math.Pi * r
 	d := loop(cx, cy, r)
-	if used(spans) > maxRingPaths {
-		c.ringByStyle(d, l, width, spans, style)
+	if used(spans) > maxRingPaths && c.ringByStyle(d, l, width, spans, style) {
 		return
 	}
 	var bounds []float64
@@ -267,8 +266,10 @@ func used(spans [][]span) int {
 // of nodes of different styles overlap (ticks closer than their width)
 // the later path, not the later node, is on top; which of two ticks
 // closer than a pixel shows is as arbitrary either way. Spans per pixel
-// (pixelSpans, denseTickSpans, denseArcSpans) never overlap.
-func (c *canvas) ringByStyle(d string, l, width float64, spans [][]span, style func(id timeline.NodeID) []string) {
+// (pixelSpans, denseTickSpans, denseArcSpans) never overlap. When no
+// two nodes share a style (changedShades' classes) it draws nothing and
+// returns false.
+func (c *canvas) ringByStyle(d string, l, width float64, spans [][]span, style func(id timeline.NodeID) []string) bool {
 	type group struct {
 		attrs []string
 		spans []span
@@ -289,14 +290,23 @@ func (c *canvas) ringByStyle(d string, l, width float64, spans [][]span, style f
 		}
 		g.spans = append(g.spans, ss...)
 	}
+	if len(groups) == used(spans) {
+		return false
+	}
+	// What every path has goes on a group round them: a few bytes a path.
+	none := attr("fill", "none")
+	c.group(none, attr("stroke-width", num(width)))
 	for _, g := range groups {
 		slices.SortFunc(g.spans, func(a, b span) int { return cmp.Compare(a.from, b.from) })
 		bounds := dashBounds(g.spans, l, nil)
 		if len(bounds) == 0 {
 			continue
 		}
-		c.path(d, append(g.attrs, attr("stroke-width", num(width)), attr("stroke-dasharray", string(appendDashes(nil, bounds, l))))...)
+		a := slices.DeleteFunc(g.attrs, func(a string) bool { return a == none })
+		c.path(d, append(a, attr("stroke-dasharray", string(appendDashes(nil, bounds, l))))...)
 	}
+	c.end()
+	return true
 }
 
 // dots draws keys at their positions on a circle of radius r, as round

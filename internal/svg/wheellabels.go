@@ -197,6 +197,9 @@ func newBandLayout(b band, keep obstacles) *bandLayout {
 // where it fits, and reports whether it found one.
 func (l *bandLayout) add(w wheelLabel) bool {
 	for k := range l.rows {
+		if l.full(k, w) {
+			continue
+		}
 		for _, f := range w.spots {
 			w.f = f
 			w.ax, w.ay = polar(l.b.cx, l.b.cy, l.b.ar, f)
@@ -212,17 +215,26 @@ func (l *bandLayout) add(w wheelLabel) bool {
 	return false
 }
 
+// full reports whether row k has no room for w: whether its labels and
+// w, labelGap apart, are wider than the band, so that packBand fails
+// wherever w is asked to be. The margin is far above the rounding of
+// packBand's sums, so that a row it calls full fails every trial.
+func (l *bandLayout) full(k int, w wheelLabel) bool {
+	need := w.w
+	for _, o := range l.rows[k] {
+		need += o.w + labelGap
+	}
+	return need > l.b.hi-l.b.lo+1e-6
+}
+
 // fits reports whether w fits in row k: row k packed with it (into
 // l.trial) keeps off keep[k], and every later row, unchanged, keeps off
 // its obstacles as row k's new labels change them.
 func (l *bandLayout) fits(k int, w wheelLabel) bool {
 	labels := l.rows[k]
-	at, _ := slices.BinarySearchFunc(labels, w, func(e, w wheelLabel) int {
-		if e.want() <= w.want() { // after every label it ties with, as a stable sort puts it
-			return -1
-		}
-		return 1
-	})
+	want := w.want()
+	// After every label it ties with, as a stable sort would put it.
+	at := sort.Search(len(labels), func(j int) bool { return labels[j].want() > want })
 	l.trial = append(append(append(l.trial[:0], labels[:at]...), w), labels[at:]...)
 	r := l.b.rows[k]
 	if !packBand(l.trial, l.b.lo, l.b.hi) || !keepsOff(l.trial, l.b, r, l.keep[k]) {
