@@ -67,7 +67,8 @@ func legendScope(res *sim.Result, i int) string {
 		commas(len(res.Timeline.States[i].Members)), legendExtremes, legendExtremes)
 }
 
-func ringsCaption(res *sim.Result, i int) string {
+func ringsCaption(arcs *figArcs, i int) string {
+	res := arcs.res
 	var b strings.Builder
 	fmt.Fprintf(&b, "Each wheel is the whole 32-bit hash space bent into a circle, starting at the top (0) and running clockwise; "+
 		"a key's hash is a point on it, and the key is stored by the node whose colour covers that point. "+
@@ -92,7 +93,7 @@ func ringsCaption(res *sim.Result, i int) string {
 		}
 		b.WriteString(". ")
 	}
-	if anyArcsChanged(res, i) {
+	if anyArcsChanged(arcs, i) {
 		fmt.Fprintf(&b, "A wheel of more than %d arcs shows only what changed in this step: the arcs whose owner changed, coloured by why as in the strips (to a node that joined or recovered, off one that left or failed, or between nodes that stayed), each pixel of the ring at an opacity equal to the share of it that changed (to 1/%d), so that a share spread over many thin arcs shows as a tint of its true strength; the rest is grey, like the points of the nodes the step did not act on, and the points of the nodes it acted on are dark. ", changedArcs, strips.ShadeLevels)
 	}
 	if len(res.Scenario.Probes) > 0 {
@@ -121,9 +122,9 @@ func mosaicRules(res *sim.Result) string {
 
 // anyArcsChanged reports whether a wheel of arcs of step i is in the
 // changed form.
-func anyArcsChanged(res *sim.Result, i int) bool {
-	for r := range res.Rules {
-		if !mosaicWheel(res.Rules[r].Spec) && changedForm(res, r, i) {
+func anyArcsChanged(arcs *figArcs, i int) bool {
+	for r := range arcs.res.Rules {
+		if !mosaicWheel(arcs.res.Rules[r].Spec) && changedForm(arcs, r, i) {
 			return true
 		}
 	}
@@ -131,9 +132,9 @@ func anyArcsChanged(res *sim.Result, i int) bool {
 }
 
 // anyChanged reports whether a wheel of step i is in the changed form.
-func anyChanged(res *sim.Result, i int) bool {
-	for r := range res.Rules {
-		if changedForm(res, r, i) {
+func anyChanged(arcs *figArcs, i int) bool {
+	for r := range arcs.res.Rules {
+		if changedForm(arcs, r, i) {
 			return true
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -48,7 +47,8 @@ type wheelLabel struct {
 // or the largest they held before the step when they hold none now),
 // then the owners of the largest arcs. segs is the share wheel's
 // segments, nil for a wheel of arcs.
-func labelAnchors(res *sim.Result, r, i int, segs []segment, l float64) []wheelLabel {
+func labelAnchors(arcs *figArcs, r, i int, segs []segment, l float64) []wheelLabel {
+	res := arcs.res
 	nodes := len(res.Timeline.Nodes)
 	spansAt := func(j int) [][]span {
 		if segs != nil {
@@ -60,7 +60,7 @@ func labelAnchors(res *sim.Result, r, i int, segs []segment, l float64) []wheelL
 			}
 			return out // a share wheel has no place for what a node held before
 		}
-		return arcSpans(figdata.Arcs(res, r, j), nodes, l)
+		return arcSpans(arcs.at(r, j), nodes, l)
 	}
 	now := spansAt(i)
 	var before [][]span
@@ -357,10 +357,11 @@ func leaderEnd(w wheelLabel, x float64) float64 { return min(max(x, w.x+2), w.x+
 // and a band below the wheel within [0, pw], with a leader line from
 // each label to its arc that crosses neither the wheel, another leader
 // nor a box of keepOut (the probe markers, wheelProbes).
-func wheelLabels(c *canvas, res *sim.Result, r, i int, cx, cy, rad, ar, pw float64, segs []segment, keepOut [][4]float64) {
+func wheelLabels(c *canvas, arcs *figArcs, r, i int, cx, cy, rad, ar, pw float64, segs []segment, keepOut [][4]float64) {
+	res := arcs.res
 	names, _ := shortNames(res.Timeline.Nodes)
 	var top, bottom []wheelLabel
-	for _, w := range labelAnchors(res, r, i, segs, 2*math.Pi*rad) {
+	for _, w := range labelAnchors(arcs, r, i, segs, 2*math.Pi*rad) {
 		w.text = fit(names[w.id], labelMaxW, labelSize)
 		w.w = textW(w.text, labelSize)
 		if math.Cos(2*math.Pi*w.f) >= 0 {
