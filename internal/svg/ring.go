@@ -177,7 +177,7 @@ func wheelPanel(c *canvas, arcs *figArcs, r, i int, g wheelGeom, st *timeline.St
 		pr = g.r + 16
 	}
 	probes := wheelProbes(c, res, r, i, cx, cy, pr, segs)
-	wheelCentre(c, res, r, i, cx, cy)
+	wheelCentre(c, res, r, i, cx, cy, g.r-17)
 	if g.pad > 0 {
 		ar := g.r + 9 // outside the ring, or outside its ticks
 		if segs == nil && sr.Points != nil {
@@ -213,7 +213,10 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 // rules (ring, bounded, ketama) and slots, whose arcs are exact.
 func mosaicWheel(spec placer.RuleSpec) bool { return registry.KindOf(spec.Kind).Mosaic }
 
-func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
+// wheelCentre writes in the middle of a wheel how many keys there are
+// (step 0) or how many moved, within the circle of radius in that the
+// key dots or a share wheel's inner ring leave free.
+func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy, in float64) {
 	sr := &res.Rules[r].Steps[i]
 	k := res.Keys.Len()
 	mid := []string{attr("text-anchor", "middle")}
@@ -221,7 +224,12 @@ func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 		c.text(cx, cy+4, commas(k)+" keys", append(mid, cls("muted"), attr("font-size", "11"))...)
 		return
 	}
-	c.text(cx, cy-2, commas(sr.Moved)+" moved", append(mid, cls("fg", "b"), attr("font-size", "13"))...)
+	moved := commas(sr.Moved) + " moved"
+	size := 13.0
+	// Bold digits are about a tenth wider than textW allows for.
+	for ; size > 9 && 1.1*textW(moved, size) > 2*in-8; size -= 0.5 {
+	}
+	c.text(cx, cy-2, moved, append(mid, cls("fg", "b"), attr("font-size", num(size)))...)
 	c.text(cx, cy+13, pct(float64(sr.Moved)/float64(k))+" of "+commas(k), append(mid, cls("muted"), attr("font-size", "10"))...)
 }
 
