@@ -237,7 +237,7 @@ func (l *bandLayout) fits(k int, w wheelLabel) bool {
 	at := sort.Search(len(labels), func(j int) bool { return labels[j].want() > want })
 	l.trial = append(append(append(l.trial[:0], labels[:at]...), w), labels[at:]...)
 	r := l.b.rows[k]
-	if !packBand(l.trial, l.b.lo, l.b.hi) || !keepsOff(l.trial, l.b, r, l.keep[k]) {
+	if !packBand(l.trial, l.b.lo, l.b.hi) || !keepsOff(l.trial, l.b, r, l.keep[k], at) {
 		return false
 	}
 	if k+1 == len(l.rows) {
@@ -245,7 +245,7 @@ func (l *bandLayout) fits(k int, w wheelLabel) bool {
 	}
 	l.after = withRow(l.after, l.keep[k], l.trial, r)
 	for j := k + 1; j < len(l.rows); j++ {
-		if !keepsOff(l.rows[j], l.b, l.b.rows[j], l.after) {
+		if !keepsOff(l.rows[j], l.b, l.b.rows[j], l.after, -1) {
 			return false
 		}
 		l.after = withRow(l.after, l.after, l.rows[j], l.b.rows[j])
@@ -299,29 +299,43 @@ func packBand(band []wheelLabel, lo, hi float64) bool {
 // text from r.end to r.far), has a leader from its anchor to r.end that
 // stays outside the circle of radius b.ar, off the boxes of keepOut (the
 // wheel's "0", probe markers, labels of the rows before) and clear of the
-// other leaders, and text off those boxes.
-func keepsOff(band []wheelLabel, b band, r row, keepOut obstacles) bool {
-	for j, w := range band {
-		x, y := w.ax, w.ay
-		seg := [4]float64{x, y, leaderEnd(w, x), r.end}
-		if (seg[2]-b.cx)*(x-b.cx)+(r.end-b.cy)*(y-b.cy) < b.ar*b.ar {
-			return false // the leader would cross the wheel
+// other leaders, and text off those boxes. It looks at label first (the
+// one being tried, the likeliest to fail) before the others; -1 for none.
+func keepsOff(band []wheelLabel, b band, r row, keepOut obstacles, first int) bool {
+	if first >= 0 && !labelKeepsOff(band, first, band, b, r, keepOut) {
+		return false
+	}
+	for j := range band {
+		if j != first && !labelKeepsOff(band, j, band[:j], b, r, keepOut) {
+			return false
 		}
-		text := [4]float64{w.x, min(r.end, r.far) - 1, w.x + w.w, max(r.end, r.far) + 1}
-		for _, o := range band[:j] {
-			if crosses([4]float64{o.ax, o.ay, leaderEnd(o, o.ax), r.end}, seg) {
-				return false
-			}
+	}
+	return true
+}
+
+// labelKeepsOff is keepsOff for label j of band, against the leaders of
+// others (a leader does not cross itself, and crossing is symmetric).
+func labelKeepsOff(band []wheelLabel, j int, others []wheelLabel, b band, r row, keepOut obstacles) bool {
+	w := band[j]
+	x, y := w.ax, w.ay
+	seg := [4]float64{x, y, leaderEnd(w, x), r.end}
+	if (seg[2]-b.cx)*(x-b.cx)+(r.end-b.cy)*(y-b.cy) < b.ar*b.ar {
+		return false // the leader would cross the wheel
+	}
+	text := [4]float64{w.x, min(r.end, r.far) - 1, w.x + w.w, max(r.end, r.far) + 1}
+	for _, o := range others {
+		if crosses([4]float64{o.ax, o.ay, leaderEnd(o, o.ax), r.end}, seg) {
+			return false
 		}
-		for _, o := range keepOut.lines {
-			if crosses(o, seg) {
-				return false
-			}
+	}
+	for _, o := range keepOut.lines {
+		if crosses(o, seg) {
+			return false
 		}
-		for _, o := range keepOut.boxes {
-			if crossesBox(seg, o) || overlap(text, o) {
-				return false
-			}
+	}
+	for _, o := range keepOut.boxes {
+		if crossesBox(seg, o) || overlap(text, o) {
+			return false
 		}
 	}
 	return true

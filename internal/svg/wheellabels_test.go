@@ -167,7 +167,7 @@ func searchLayout(b band, rows [][]wheelLabel, keep obstacles) bool {
 	for k, labels := range rows {
 		r := b.rows[k]
 		slices.SortStableFunc(labels, func(a, b wheelLabel) int { return cmp.Compare(a.want(), b.want()) })
-		if !packBand(labels, b.lo, b.hi) || !keepsOff(labels, b, r, keep) {
+		if !packBand(labels, b.lo, b.hi) || !keepsOff(labels, b, r, keep, -1) {
 			return false
 		}
 		keep = withRow(obstacles{}, keep, labels, r)
