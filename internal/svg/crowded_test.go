@@ -18,6 +18,7 @@ import (
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/scenario"
 	"github.com/ringreport/ringreport/internal/sim"
+	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
 
@@ -225,6 +226,48 @@ func TestCrowdedShareWheelsShowTheirColours(t *testing.T) {
 		}
 		if blank > samples/10 {
 			t.Errorf("%s: %d of %d points round the share ring are background", p[3], blank, samples)
+		}
+	}
+}
+
+// TestReceivedShadesKeepSubpixelParts: on a crowded share wheel a node's
+// received keys a quarter of a pixel long, clear of any pixel's middle,
+// still tint their pixel, at a quarter strength in the reason's colour,
+// where drawing the inner ring per pixel by its middles would drop them.
+func TestReceivedShadesKeepSubpixelParts(t *testing.T) {
+	const l = 100.0
+	got := make([][]span, strips.NumReasons)
+	got[strips.ReasonGained] = []span{{0.101, 0.1035}} // 10.1 to 10.35 px
+	got[strips.ReasonCollateral] = []span{{0.5, 0.52}} // two whole pixels
+	if anySpans(pixelSpans(got, l)[strips.ReasonGained : strips.ReasonGained+1]) {
+		t.Fatal("the quarter pixel holds a pixel's middle; the test needs one that does not")
+	}
+	sh := receivedShades(got, l)
+	class := func(reason int, share float64) int {
+		return 1 + reason*strips.ShadeLevels + strips.ShadeLevel(int(share*1e6), 1e6) - 1
+	}
+	want := map[int][]span{
+		class(strips.ReasonGained, 0.25):    {{0.10, 0.11}},
+		class(strips.ReasonCollateral, 1.0): {{0.50, 0.52}},
+	}
+	for cl, ss := range sh {
+		if len(ss) > 0 && want[cl] == nil {
+			t.Errorf("class %d: spans %v, want none", cl, ss)
+		}
+	}
+	for cl, w := range want {
+		var ss []span
+		if cl < len(sh) {
+			ss = sh[cl]
+		}
+		if len(ss) != len(w) {
+			t.Errorf("class %d: spans %v, want %v", cl, ss, w)
+			continue
+		}
+		for j := range ss {
+			if math.Abs(ss[j].from-w[j].from) > 1e-9 || math.Abs(ss[j].to-w[j].to) > 1e-9 {
+				t.Errorf("class %d: spans %v, want %v", cl, ss, w)
+			}
 		}
 	}
 }

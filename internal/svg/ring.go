@@ -104,7 +104,7 @@ func ringsFigure(res *sim.Result, i int, name string) Figure {
 		top += lh + 4
 	}
 	h := top + float64(g.rows)*g.ph
-	caption := ringsCaption(arcs, i)
+	caption := ringsCaption(arcs, i, g.r)
 	c := newCanvas(w, h, figID(res, name), title, caption)
 	c.hatch("failed", 3)
 	c.heading(hd)

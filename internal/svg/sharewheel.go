@@ -77,12 +77,29 @@ func shareWheel(c *canvas, res *sim.Result, r, i int, cx, cy, rad float64) []seg
 	got := receivedSpans(res, r, i, segs)
 	ir := rad - 13
 	if crowded {
-		got = pixelSpans(got, 2*math.Pi*ir)
+		c.ring(cx, cy, ir, 5, receivedShades(got, 2*math.Pi*ir), func(cl timeline.NodeID) []string { return shadeStyle(int(cl)) })
+		return segs
 	}
 	c.ring(cx, cy, ir, 5, got, func(why timeline.NodeID) []string {
 		return []string{attr("stroke", reasonColors[why]), attr("fill", "none")}
 	})
 	return segs
+}
+
+// receivedShades draws the received keys of a crowded share wheel (got,
+// by reason) one pixel of the inner ring (of length l) at a time, as
+// changedShades draws what changed: each pixel in the colour of the
+// reason that covers most of it, at the share of it covered, so that a
+// node that received all its keys in the step shows even where its
+// segment is a fraction of a pixel.
+func receivedShades(got [][]span, l float64) [][]span {
+	cover := make(pixelCover, int(math.Ceil(l)))
+	for reason, ss := range got {
+		for _, s := range ss {
+			cover.add(reason, s.from, s.to)
+		}
+	}
+	return cover.shades()
 }
 
 // minCutSegment is the shortest segment, in pixels, that a crowded share

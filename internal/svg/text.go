@@ -2,6 +2,7 @@ package svg
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -67,7 +68,7 @@ func legendScope(res *sim.Result, i int) string {
 		commas(len(res.Timeline.States[i].Members)), legendExtremes, legendExtremes)
 }
 
-func ringsCaption(arcs *figArcs, i int) string {
+func ringsCaption(arcs *figArcs, i int, rad float64) string {
 	res := arcs.res
 	var b strings.Builder
 	fmt.Fprintf(&b, "Each wheel is the whole 32-bit hash space bent into a circle, starting at the top (0) and running clockwise; "+
@@ -83,6 +84,13 @@ func ringsCaption(arcs *figArcs, i int) string {
 			"such a wheel is its rule's buckets or table bent round, every live node's share of the keys end to end in join order " +
 			"(for modulo and jump its bucket, for maglev its table entries), drawn without key dots; after step 0 an inner ring fills each node's part, " +
 			"from its start, with the keys it received in the step, coloured by why as in the strips. ")
+		if anyCrowded(res, i, rad) {
+			fmt.Fprintf(&b, "Where a share wheel's parts are under %.0f px on average they are drawn a pixel at a time and cut apart only where two parts of %.0f px or more meet", minCutSegment, minCutSegment)
+			if i > 0 {
+				b.WriteString(", and each pixel of its inner ring is tinted by the share of it that received keys")
+			}
+			b.WriteString(". ")
+		}
 	}
 	if res.Keys.Len() > maxDots {
 		b.WriteString("There are too many keys to draw them; the strips figure shows which ones moved. ")
@@ -118,6 +126,17 @@ func mosaicRules(res *sim.Result) string {
 		}
 	}
 	return joinAnd(labels)
+}
+
+// anyCrowded reports whether a share wheel of radius rad at step i is
+// crowded (crowdedShares).
+func anyCrowded(res *sim.Result, i int, rad float64) bool {
+	for r := range res.Rules {
+		if mosaicWheel(res.Rules[r].Spec) && crowdedShares(shareSegments(res, r, i), 2*math.Pi*rad) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyArcsChanged reports whether a wheel of arcs of step i is in the

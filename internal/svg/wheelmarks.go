@@ -103,17 +103,34 @@ func changedArcList(prev, cur []placer.Arc, mark func(old, new timeline.NodeID) 
 func changedShades(fa *figArcs, r, i int, l float64) [][]span {
 	mark := moveReason(&fa.res.Timeline.States[i])
 	arcs := changedArcList(fa.at(r, i-1), fa.at(r, i), mark)
-	cells := int(math.Ceil(l))
-	cover := make([][strips.NumReasons]float64, cells)
+	cover := make(pixelCover, int(math.Ceil(l)))
 	for j, a := range arcs {
 		if a.Node == timeline.NoNode {
 			continue
 		}
-		from, to := float64(a.Start)/circle*float64(cells), float64(arcEnd(arcs, j))/circle*float64(cells)
-		for c := int(from); c < cells && float64(c) < to; c++ {
-			cover[c][a.Node] += min(to, float64(c+1)) - max(from, float64(c))
-		}
+		cover.add(int(a.Node), float64(a.Start)/circle, float64(arcEnd(arcs, j))/circle)
 	}
+	return cover.shades()
+}
+
+// pixelCover is how much of each pixel of a ring is covered, by reason
+// (strips.Reason*), in pixels.
+type pixelCover [][strips.NumReasons]float64
+
+// add covers the part of the ring from fraction from to fraction to with
+// reason.
+func (cover pixelCover) add(reason int, from, to float64) {
+	cells := len(cover)
+	from, to = from*float64(cells), to*float64(cells)
+	for c := int(from); c < cells && float64(c) < to; c++ {
+		cover[c][reason] += min(to, float64(c+1)) - max(from, float64(c))
+	}
+}
+
+// shades returns the runs of pixels of one shadeClass, indexed by class,
+// as changedShades gives them.
+func (cover pixelCover) shades() [][]span {
+	cells := len(cover)
 	out := make([][]span, 1+strips.NumReasons*strips.ShadeLevels)
 	for c := 0; c < cells; {
 		cl := shadeClass(cover[c])
