@@ -260,36 +260,16 @@ func used(spans [][]span) int {
 	return n
 }
 
-// ringByStyle strokes spans (d, a loop of length l) one path per style:
-// the spans of every node style draws alike, merged in the order of the
-// circle, the paths in the order of each style's first node. Where spans
-// of nodes of different styles overlap (ticks closer than their width)
-// the later path, not the later node, is on top; which of two ticks
-// closer than a pixel shows is as arbitrary either way. Spans per pixel
-// (pixelSpans, denseTickSpans, denseArcSpans) never overlap. When no
-// two nodes share a style (changedShades' classes) it draws nothing and
-// returns false.
+// ringByStyle strokes spans (d, a loop of length l) one path per style
+// (styleGroups), the paths in the order of each style's first node.
+// Where spans of nodes of different styles overlap (ticks closer than
+// their width) the later path, not the later node, is on top; which of
+// two ticks closer than a pixel shows is as arbitrary either way. Spans
+// per pixel (pixelSpans, denseTickSpans, denseArcSpans) never overlap.
+// When no two nodes share a style (changedShades' classes) it draws
+// nothing and returns false.
 func (c *canvas) ringByStyle(d string, l, width float64, spans [][]span, style func(id timeline.NodeID) []string) bool {
-	type group struct {
-		attrs []string
-		spans []span
-	}
-	var groups []*group
-	byKey := map[string]*group{}
-	for id, ss := range spans {
-		if len(ss) == 0 {
-			continue
-		}
-		a := style(timeline.NodeID(id))
-		key := strings.Join(a, " ")
-		g := byKey[key]
-		if g == nil {
-			g = &group{attrs: a}
-			byKey[key] = g
-			groups = append(groups, g)
-		}
-		g.spans = append(g.spans, ss...)
-	}
+	groups := styleGroups(spans, style)
 	if len(groups) == used(spans) {
 		return false
 	}
@@ -297,7 +277,6 @@ func (c *canvas) ringByStyle(d string, l, width float64, spans [][]span, style f
 	none := attr("fill", "none")
 	c.group(none, attr("stroke-width", num(width)))
 	for _, g := range groups {
-		slices.SortFunc(g.spans, func(a, b span) int { return cmp.Compare(a.from, b.from) })
 		bounds := dashBounds(g.spans, l, nil)
 		if len(bounds) == 0 {
 			continue
@@ -307,6 +286,37 @@ func (c *canvas) ringByStyle(d string, l, width float64, spans [][]span, style f
 	}
 	c.end()
 	return true
+}
+
+// styleGroup is the spans of every node that a ring's style draws alike.
+type styleGroup struct {
+	attrs []string
+	spans []span // in the order of the circle
+}
+
+// styleGroups groups the nodes of spans by their style, in the order of
+// each style's first node.
+func styleGroups(spans [][]span, style func(id timeline.NodeID) []string) []*styleGroup {
+	var groups []*styleGroup
+	byKey := map[string]*styleGroup{} // for lookup only: groups keeps the order
+	for id, ss := range spans {
+		if len(ss) == 0 {
+			continue
+		}
+		a := style(timeline.NodeID(id))
+		key := strings.Join(a, " ")
+		g := byKey[key]
+		if g == nil {
+			g = &styleGroup{attrs: a}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.spans = append(g.spans, ss...)
+	}
+	for _, g := range groups {
+		slices.SortFunc(g.spans, func(a, b span) int { return cmp.Compare(a.from, b.from) })
+	}
+	return groups
 }
 
 // dots draws keys at their positions on a circle of radius r, as round
