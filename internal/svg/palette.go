@@ -165,16 +165,25 @@ var nodePalette = [...][3]uint8{
 // palette's hues by NodeID, then the same hues darker, then lighter
 // (nodeShade), so that 36 nodes have colours of their own; past that
 // they repeat, and the legends' names tell nodes apart.
-func nodeColor(id timeline.NodeID) string {
-	c := nodePalette[int(id)%len(nodePalette)]
-	switch (int(id) / len(nodePalette)) % 3 {
-	case 1:
-		return nodeShade(c, [3]uint8{0, 0, 0})
-	case 2:
-		return nodeShade(c, [3]uint8{255, 255, 255})
+func nodeColor(id timeline.NodeID) string { return nodeColors[int(id)%len(nodeColors)] }
+
+// nodeColors are the distinct node colours, by NodeID modulo their
+// number, worked out once: a wheel of a thousand nodes asks for each of
+// them several times.
+var nodeColors = func() (out [3 * len(nodePalette)]string) {
+	for j := range out {
+		c := nodePalette[j%len(nodePalette)]
+		switch j / len(nodePalette) {
+		case 0:
+			out[j] = hex(c)
+		case 1:
+			out[j] = nodeShade(c, [3]uint8{0, 0, 0})
+		case 2:
+			out[j] = nodeShade(c, [3]uint8{255, 255, 255})
+		}
 	}
-	return hex(c)
-}
+	return out
+}()
 
 // nodeShade mixes c towards to by the most of 45%, 40%, … 10% that keeps
 // the node colours' contrast (1.6:1 on the light background, 2:1 on the

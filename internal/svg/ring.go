@@ -96,14 +96,15 @@ func ringsFigure(res *sim.Result, i int, name string) Figure {
 	title := fmt.Sprintf("Step %d (%s): who owns which part of the hash circle", i, opText(res, i))
 	hd := headingOf(res.Scenario.Title, stepOf(res, i)+" — who owns which part of the hash circle", w)
 	top := hd.h
+	arcs := newFigArcs(res)
 	var items []legendItem
-	if anyChanged(res, i) {
+	if anyChanged(arcs, i) {
 		items = changeItems()
 		_, _, _, lh := legendLayout(items, 8, 0, w-16)
 		top += lh + 4
 	}
 	h := top + float64(g.rows)*g.ph
-	caption := ringsCaption(res, i)
+	caption := ringsCaption(arcs, i, g.r)
 	c := newCanvas(w, h, figID(res, name), title, caption)
 	c.hatch("failed", 3)
 	c.heading(hd)
@@ -114,13 +115,14 @@ func ringsFigure(res *sim.Result, i int, name string) Figure {
 		x := float64(r%g.cols) * g.pw
 		y := top + float64(r/g.cols)*g.ph
 		c.translate(x, y, attr("id", c.ref("rule-"+idPart(res.Rules[r].Spec.Label))))
-		wheelPanel(c, res, r, i, g, st)
+		wheelPanel(c, arcs, r, i, g, st)
 		c.end()
 	}
 	return c.figure(Figure{Name: name, Kind: "rings", Step: i, Title: title, Caption: caption})
 }
 
-func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.State) {
+func wheelPanel(c *canvas, arcs *figArcs, r, i int, g wheelGeom, st *timeline.State) {
+	res := arcs.res
 	rr := &res.Rules[r]
 	sr := &rr.Steps[i]
 	for j, l := range g.labels[r] {
@@ -134,18 +136,18 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.
 	owner := func(id timeline.NodeID) []string {
 		return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
 	}
-	changed := changedForm(res, r, i)
+	changed := changedForm(arcs, r, i)
 	var segs []segment
 	switch {
 	case mosaicWheel(rr.Spec):
 		segs = shareWheel(c, res, r, i, cx, cy, g.r)
 	case changed:
 		c.path(loop(cx, cy, g.r), cls("unchanged"), attr("fill", "none"), attr("stroke-width", "16"))
-		c.ring(cx, cy, g.r, 16, changedShades(res, r, i, l), func(cl timeline.NodeID) []string { return shadeStyle(int(cl)) })
+		c.ring(cx, cy, g.r, 16, changedShades(arcs, r, i, l), func(cl timeline.NodeID) []string { return shadeStyle(int(cl)) })
 	default:
-		c.ring(cx, cy, g.r, 16, arcSpans(figdata.Arcs(res, r, i), nodes, l), owner)
+		c.ring(cx, cy, g.r, 16, arcSpans(arcs.at(r, i), nodes, l), owner)
 	}
-	if fs := failedSpans(res, r, i, l); segs == nil && anySpans(fs) {
+	if fs := failedSpans(arcs, r, i, l); segs == nil && anySpans(fs) {
 		c.hatchRing(cx, cy, g.r, 16, fs)
 	}
 	if sr.Points != nil && segs == nil {
@@ -175,13 +177,13 @@ func wheelPanel(c *canvas, res *sim.Result, r, i int, g wheelGeom, st *timeline.
 		pr = g.r + 16
 	}
 	probes := wheelProbes(c, res, r, i, cx, cy, pr, segs)
-	wheelCentre(c, res, r, i, cx, cy)
+	wheelCentre(c, res, r, i, cx, cy, g.r-17)
 	if g.pad > 0 {
 		ar := g.r + 9 // outside the ring, or outside its ticks
 		if segs == nil && sr.Points != nil {
 			ar = g.r + 20
 		}
-		wheelLabels(c, res, r, i, cx, cy, g.r, ar, g.pw, segs, probes)
+		wheelLabels(c, arcs, r, i, cx, cy, g.r, ar, g.pw, segs, probes)
 	}
 	y := cy + g.r + 30 + g.pad
 	if g.probes > 0 {
@@ -211,7 +213,10 @@ func wheelKeys(c *canvas, res *sim.Result, r, i int, cx, cy, kr float64) {
 // rules (ring, bounded, ketama) and slots, whose arcs are exact.
 func mosaicWheel(spec placer.RuleSpec) bool { return registry.KindOf(spec.Kind).Mosaic }
 
-func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
+// wheelCentre writes in the middle of a wheel how many keys there are
+// (step 0) or how many moved, within the circle of radius in that the
+// key dots or a share wheel's inner ring leave free.
+func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy, in float64) {
 	sr := &res.Rules[r].Steps[i]
 	k := res.Keys.Len()
 	mid := []string{attr("text-anchor", "middle")}
@@ -219,7 +224,12 @@ func wheelCentre(c *canvas, res *sim.Result, r, i int, cx, cy float64) {
 		c.text(cx, cy+4, commas(k)+" keys", append(mid, cls("muted"), attr("font-size", "11"))...)
 		return
 	}
-	c.text(cx, cy-2, commas(sr.Moved)+" moved", append(mid, cls("fg", "b"), attr("font-size", "13"))...)
+	moved := commas(sr.Moved) + " moved"
+	size := 13.0
+	// Bold digits are about a tenth wider than textW allows for.
+	for ; size > 9 && 1.1*textW(moved, size) > 2*in-8; size -= 0.5 {
+	}
+	c.text(cx, cy-2, moved, append(mid, cls("fg", "b"), attr("font-size", num(size)))...)
 	c.text(cx, cy+13, pct(float64(sr.Moved)/float64(k))+" of "+commas(k), append(mid, cls("muted"), attr("font-size", "10"))...)
 }
 

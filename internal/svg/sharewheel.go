@@ -9,6 +9,8 @@ package svg
 // join order, and after step 0 the keys each node received in the step.
 
 import (
+	"math"
+
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/strips"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -41,19 +43,29 @@ func shareSegments(res *sim.Result, r, i int) []segment {
 // shareWheel draws rule r's share wheel at step i: the segments in their
 // nodes' colours, cut apart, and after step 0 an inner ring that fills
 // from the start of each segment with the keys its node received in the
-// step, by why (as the strips colour moved keys).
+// step, by why (as the strips colour moved keys). A crowded wheel
+// (crowdedShares) is drawn one pixel at a time (pixelSpans), and cut only
+// between segments wide enough to show a cut.
 func shareWheel(c *canvas, res *sim.Result, r, i int, cx, cy, rad float64) []segment {
 	segs := shareSegments(res, r, i)
 	nodes := len(res.Timeline.Nodes)
+	l := 2 * math.Pi * rad
+	crowded := crowdedShares(segs, l)
 	spans := make([][]span, nodes)
 	for _, s := range segs {
 		spans[s.id] = append(spans[s.id], span{s.from, s.to})
+	}
+	if crowded {
+		spans = pixelSpans(spans, l)
 	}
 	c.ring(cx, cy, rad, 16, spans, func(id timeline.NodeID) []string {
 		return []string{attr("stroke", nodeColor(id)), attr("fill", "none")}
 	})
 	if len(segs) > 1 {
-		for _, s := range segs {
+		for j, s := range segs {
+			if crowded && !(wideSegment(s, l) && wideSegment(segs[(j+len(segs)-1)%len(segs)], l)) {
+				continue
+			}
 			x0, y0 := polar(cx, cy, rad-9, s.from)
 			x1, y1 := polar(cx, cy, rad+9, s.from)
 			c.line(x0, y0, x1, y1, cls("cut"), attr("stroke-width", "1.5"))
@@ -64,11 +76,49 @@ func shareWheel(c *canvas, res *sim.Result, r, i int, cx, cy, rad float64) []seg
 	}
 	got := receivedSpans(res, r, i, segs)
 	ir := rad - 13
+	if crowded {
+		c.ring(cx, cy, ir, 5, receivedShades(got, 2*math.Pi*ir), func(cl timeline.NodeID) []string { return shadeStyle(int(cl)) })
+		return segs
+	}
 	c.ring(cx, cy, ir, 5, got, func(why timeline.NodeID) []string {
 		return []string{attr("stroke", reasonColors[why]), attr("fill", "none")}
 	})
 	return segs
 }
+
+// receivedShades draws the received keys of a crowded share wheel (got,
+// by reason) one pixel of the inner ring (of length l) at a time, as
+// changedShades draws what changed: each pixel in the colour of the
+// reason that covers most of it, at the share of it covered, so that a
+// node that received all its keys in the step shows even where its
+// segment is a fraction of a pixel.
+func receivedShades(got [][]span, l float64) [][]span {
+	cover := make(pixelCover, int(math.Ceil(l)))
+	for reason, ss := range got {
+		for _, s := range ss {
+			cover.add(reason, s.from, s.to)
+		}
+	}
+	return cover.shades()
+}
+
+// minCutSegment is the shortest segment, in pixels, that a crowded share
+// wheel cuts off from its neighbours: twice the cut's width, so that the
+// cut leaves as much of the node's colour as it hides.
+const minCutSegment = 3.0
+
+// crowdedShares reports whether a share wheel of segments segs round a
+// ring of length l is crowded: whether its segments are shorter than
+// minCutSegment on average, so that cutting each from the next would
+// paint the ring in the background colour, and a path and a cut per node
+// would make the figure grow with its nodes rather than its pixels.
+func crowdedShares(segs []segment, l float64) bool {
+	return float64(len(segs))*minCutSegment > l
+}
+
+// wideSegment reports whether s is at least minCutSegment long on a ring
+// of length l.
+func wideSegment(s segment, l float64) bool { return (s.to-s.from)*l >= minCutSegment }
 
 // receivedSpans returns, by reason, the parts of each segment that the
 // keys its node received at step i cover, from the segment's start: a

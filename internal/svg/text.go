@@ -2,6 +2,7 @@ package svg
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -67,7 +68,8 @@ func legendScope(res *sim.Result, i int) string {
 		commas(len(res.Timeline.States[i].Members)), legendExtremes, legendExtremes)
 }
 
-func ringsCaption(res *sim.Result, i int) string {
+func ringsCaption(arcs *figArcs, i int, rad float64) string {
+	res := arcs.res
 	var b strings.Builder
 	fmt.Fprintf(&b, "Each wheel is the whole 32-bit hash space bent into a circle, starting at the top (0) and running clockwise; "+
 		"a key's hash is a point on it, and the key is stored by the node whose colour covers that point. "+
@@ -82,6 +84,13 @@ func ringsCaption(res *sim.Result, i int) string {
 			"such a wheel is its rule's buckets or table bent round, every live node's share of the keys end to end in join order " +
 			"(for modulo and jump its bucket, for maglev its table entries), drawn without key dots; after step 0 an inner ring fills each node's part, " +
 			"from its start, with the keys it received in the step, coloured by why as in the strips. ")
+		if anyCrowded(res, i, rad) {
+			fmt.Fprintf(&b, "Where a share wheel's parts are under %.0f px on average they are drawn a pixel at a time and cut apart only where two parts of %.0f px or more meet", minCutSegment, minCutSegment)
+			if i > 0 {
+				b.WriteString(", and each pixel of its inner ring is tinted by the share of it that received keys")
+			}
+			b.WriteString(". ")
+		}
 	}
 	if res.Keys.Len() > maxDots {
 		b.WriteString("There are too many keys to draw them; the strips figure shows which ones moved. ")
@@ -92,7 +101,7 @@ func ringsCaption(res *sim.Result, i int) string {
 		}
 		b.WriteString(". ")
 	}
-	if anyArcsChanged(res, i) {
+	if anyArcsChanged(arcs, i) {
 		fmt.Fprintf(&b, "A wheel of more than %d arcs shows only what changed in this step: the arcs whose owner changed, coloured by why as in the strips (to a node that joined or recovered, off one that left or failed, or between nodes that stayed), each pixel of the ring at an opacity equal to the share of it that changed (to 1/%d), so that a share spread over many thin arcs shows as a tint of its true strength; the rest is grey, like the points of the nodes the step did not act on, and the points of the nodes it acted on are dark. ", changedArcs, strips.ShadeLevels)
 	}
 	if len(res.Scenario.Probes) > 0 {
@@ -119,11 +128,22 @@ func mosaicRules(res *sim.Result) string {
 	return joinAnd(labels)
 }
 
+// anyCrowded reports whether a share wheel of radius rad at step i is
+// crowded (crowdedShares).
+func anyCrowded(res *sim.Result, i int, rad float64) bool {
+	for r := range res.Rules {
+		if mosaicWheel(res.Rules[r].Spec) && crowdedShares(shareSegments(res, r, i), 2*math.Pi*rad) {
+			return true
+		}
+	}
+	return false
+}
+
 // anyArcsChanged reports whether a wheel of arcs of step i is in the
 // changed form.
-func anyArcsChanged(res *sim.Result, i int) bool {
-	for r := range res.Rules {
-		if !mosaicWheel(res.Rules[r].Spec) && changedForm(res, r, i) {
+func anyArcsChanged(arcs *figArcs, i int) bool {
+	for r := range arcs.res.Rules {
+		if !mosaicWheel(arcs.res.Rules[r].Spec) && changedForm(arcs, r, i) {
 			return true
 		}
 	}
@@ -131,9 +151,9 @@ func anyArcsChanged(res *sim.Result, i int) bool {
 }
 
 // anyChanged reports whether a wheel of step i is in the changed form.
-func anyChanged(res *sim.Result, i int) bool {
-	for r := range res.Rules {
-		if changedForm(res, r, i) {
+func anyChanged(arcs *figArcs, i int) bool {
+	for r := range arcs.res.Rules {
+		if changedForm(arcs, r, i) {
 			return true
 		}
 	}

@@ -1,7 +1,9 @@
 package svg
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/placer"
@@ -171,6 +173,14 @@ func denseTickSpans(pts []placer.Point, nodes int, w, l float64) [][]span {
 			top[c] = max(top[c], int32(p.Node))
 		}
 	}
+	return cellRuns(top, nodes)
+}
+
+// cellRuns turns cells, each the id painted there (-1 for none), into
+// each id's spans: one per run of cells of one id. Ids from nodes on are
+// left out.
+func cellRuns(top []int32, nodes int) [][]span {
+	cells := len(top)
 	out := make([][]span, nodes)
 	for c := 0; c < cells; {
 		e := c + 1
@@ -185,10 +195,41 @@ func denseTickSpans(pts []placer.Point, nodes int, w, l float64) [][]span {
 	return out
 }
 
-// ring strokes each node's spans along a circle of radius r as dashes.
+// pixelSpans redraws spans one pixel at a time: a ring of length l is cut
+// into ⌈l⌉ cells, each cell goes to the highest id whose spans cover its
+// middle (ring paints ids in order, the last on top), and runs of cells
+// of one id become its spans: at most ⌈l⌉ spans, however many came in.
+// A span narrower than a cell shows only where it holds a cell's middle,
+// as a browser would paint it at that size without smoothing.
+func pixelSpans(spans [][]span, l float64) [][]span {
+	cells := int(math.Ceil(l))
+	top := make([]int32, cells)
+	for c := range top {
+		top[c] = -1
+	}
+	n := float64(cells)
+	for id, ss := range spans {
+		for _, s := range ss {
+			// The cells c with from ≤ (c + ½)/cells < to.
+			a, b := max(int(math.Ceil(s.from*n-0.5)), 0), min(int(math.Ceil(s.to*n-0.5)), cells)
+			for c := a; c < b; c++ {
+				top[c] = int32(id)
+			}
+		}
+	}
+	return cellRuns(top, len(spans))
+}
+
+// ring strokes each node's spans along a circle of radius r as dashes,
+// one path a node; past maxRingPaths nodes (more than there are node
+// colours), one path a style, the spans of all nodes drawn alike merged
+// (ringByStyle), unless every node has a style of its own.
 func (c *canvas) ring(cx, cy, r, width float64, spans [][]span, style func(id timeline.NodeID) []string) {
 	l := 2 * math.Pi * r
 	d := loop(cx, cy, r)
+	if used(spans) > maxRingPaths && c.ringByStyle(d, l, width, spans, style) {
+		return
+	}
 	var bounds []float64
 	var da []byte
 	for id, ss := range spans {
@@ -200,6 +241,82 @@ func (c *canvas) ring(cx, cy, r, width float64, spans [][]span, style func(id ti
 		attrs := append(style(timeline.NodeID(id)), attr("stroke-width", num(width)), attr("stroke-dasharray", string(da)))
 		c.path(d, attrs...)
 	}
+}
+
+// maxRingPaths is the most nodes a ring draws a path each for: as many
+// as there are node colours (nodeColors). Past it nodes share colours,
+// and a path per node would make a wheel's size grow with its nodes, not
+// with its pixels.
+const maxRingPaths = len(nodeColors)
+
+// used counts the nodes with spans.
+func used(spans [][]span) int {
+	n := 0
+	for _, ss := range spans {
+		if len(ss) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// ringByStyle strokes spans (d, a loop of length l) one path per style
+// (styleGroups), the paths in the order of each style's first node.
+// Where spans of nodes of different styles overlap (ticks closer than
+// their width) the later path, not the later node, is on top; which of
+// two ticks closer than a pixel shows is as arbitrary either way. Spans
+// per pixel (pixelSpans, denseTickSpans, denseArcSpans) never overlap.
+// When no two nodes share a style (changedShades' classes) it draws
+// nothing and returns false.
+func (c *canvas) ringByStyle(d string, l, width float64, spans [][]span, style func(id timeline.NodeID) []string) bool {
+	groups := styleGroups(spans, style)
+	if len(groups) == used(spans) {
+		return false
+	}
+	// What every path has goes on a group round them: a few bytes a path.
+	none := attr("fill", "none")
+	c.group(none, attr("stroke-width", num(width)))
+	for _, g := range groups {
+		bounds := dashBounds(g.spans, l, nil)
+		if len(bounds) == 0 {
+			continue
+		}
+		a := slices.DeleteFunc(g.attrs, func(a string) bool { return a == none })
+		c.path(d, append(a, attr("stroke-dasharray", string(appendDashes(nil, bounds, l))))...)
+	}
+	c.end()
+	return true
+}
+
+// styleGroup is the spans of every node that a ring's style draws alike.
+type styleGroup struct {
+	attrs []string
+	spans []span // in the order of the circle
+}
+
+// styleGroups groups the nodes of spans by their style, in the order of
+// each style's first node.
+func styleGroups(spans [][]span, style func(id timeline.NodeID) []string) []*styleGroup {
+	var groups []*styleGroup
+	byKey := map[string]*styleGroup{} // for lookup only: groups keeps the order
+	for id, ss := range spans {
+		if len(ss) == 0 {
+			continue
+		}
+		a := style(timeline.NodeID(id))
+		key := strings.Join(a, " ")
+		g := byKey[key]
+		if g == nil {
+			g = &styleGroup{attrs: a}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.spans = append(g.spans, ss...)
+	}
+	for _, g := range groups {
+		slices.SortFunc(g.spans, func(a, b span) int { return cmp.Compare(a.from, b.from) })
+	}
+	return groups
 }
 
 // dots draws keys at their positions on a circle of radius r, as round

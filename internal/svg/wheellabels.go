@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/ringreport/ringreport/internal/figdata"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/timeline"
 )
@@ -33,13 +32,14 @@ func wheelLabelled(res *sim.Result) bool { return len(res.Timeline.Nodes) > len(
 
 // wheelLabel is one node to name, at fraction f of the circle.
 type wheelLabel struct {
-	id    timeline.NodeID
-	f     float64   // where it is named
-	spots []float64 // where it may be named, best first (labelSpots); f is one of them
-	gone  bool      // not live at the step: named at the arc it held before
-	x, w  float64   // where its text starts, and its width
-	dx    float64   // how far right of its anchor it is asked to be
-	text  string
+	id     timeline.NodeID
+	f      float64   // where it is named
+	spots  []float64 // where it may be named, best first (labelSpots); f is one of them
+	gone   bool      // not live at the step: named at the arc it held before
+	x, w   float64   // where its text starts, and its width
+	dx     float64   // how far right of its anchor it is asked to be
+	ax, ay float64   // its anchor: the point at f on the band's leader circle (band.ar)
+	text   string
 }
 
 // labelAnchors returns the nodes rule r's wheel names at step i, most
@@ -47,7 +47,8 @@ type wheelLabel struct {
 // or the largest they held before the step when they hold none now),
 // then the owners of the largest arcs. segs is the share wheel's
 // segments, nil for a wheel of arcs.
-func labelAnchors(res *sim.Result, r, i int, segs []segment, l float64) []wheelLabel {
+func labelAnchors(arcs *figArcs, r, i int, segs []segment, l float64) []wheelLabel {
+	res := arcs.res
 	nodes := len(res.Timeline.Nodes)
 	spansAt := func(j int) [][]span {
 		if segs != nil {
@@ -59,7 +60,7 @@ func labelAnchors(res *sim.Result, r, i int, segs []segment, l float64) []wheelL
 			}
 			return out // a share wheel has no place for what a node held before
 		}
-		return arcSpans(figdata.Arcs(res, r, j), nodes, l)
+		return arcSpans(arcs.at(r, j), nodes, l)
 	}
 	now := spansAt(i)
 	var before [][]span
@@ -146,29 +147,20 @@ type row struct{ base, end, far float64 }
 
 // placeBand lays the labels cands out in the rows of b, in priority
 // order, each in the first row and at the first of its spots where it
-// fits beside and clear of those before it (layoutBand), as near its
-// anchor as it can be (labelShifts); a label that
-// fits nowhere is left out. It returns the rows, each sorted by x.
+// fits beside and clear of those before it, as near its anchor as it
+// can be (labelShifts); a label that fits nowhere is left out. It
+// returns the rows, each sorted by x.
+//
+// A label tried in row k moves only the labels of row k (packBand), and
+// what a row must keep off depends only on the rows before it, so a
+// trial packs one row and re-checks the rows after it (bandLayout.fits):
+// each trial costs the labels of a band, not a layout of all of them.
 func placeBand(cands []wheelLabel, b band, keep obstacles) [][]wheelLabel {
-	rows := make([][]wheelLabel, len(b.rows))
+	l := newBandLayout(b, keep)
 	for _, w := range cands {
-	try:
-		for k := range rows {
-			for _, f := range w.spots {
-				for _, dx := range labelShifts {
-					w.f, w.dx = f, dx
-					trial := slices.Clone(rows)
-					trial[k] = append(slices.Clone(rows[k]), w)
-					if layoutBand(b, trial, keep) {
-						rows = trial
-						break try
-					}
-				}
-			}
-		}
+		l.add(w)
 	}
-	layoutBand(b, rows, keep)
-	return rows
+	return l.rows
 }
 
 // labelShifts are the offsets from its anchor that placeBand asks of a
@@ -182,37 +174,117 @@ var labelShifts = func() []float64 {
 	return out
 }()
 
-// layoutBand packs each row of rows in turn (packBand), each keeping off
-// keep and the labels and leaders of the rows before it, and reports
-// whether all fit.
-func layoutBand(b band, rows [][]wheelLabel, keep obstacles) bool {
-	for k, labels := range rows {
-		r := b.rows[k]
-		if !packBand(labels, b.cx, b.cy, b.ar, r.end, r.far, b.lo, b.hi, keep) {
+// bandLayout is a band being filled by placeBand: the labels placed in
+// each row, packed, and what each row keeps off (keep[k]: the band's own
+// obstacles and the labels and leaders of rows 0 … k−1).
+type bandLayout struct {
+	b     band
+	rows  [][]wheelLabel
+	keep  []obstacles
+	trial []wheelLabel // scratch: the row being tried
+	after obstacles    // scratch: what the rows after it keep off
+}
+
+func newBandLayout(b band, keep obstacles) *bandLayout {
+	l := &bandLayout{b: b, rows: make([][]wheelLabel, len(b.rows)), keep: make([]obstacles, len(b.rows))}
+	for k := range l.keep {
+		l.keep[k] = keep
+	}
+	return l
+}
+
+// add places w in the first row, at the first of its spots and shifts,
+// where it fits, and reports whether it found one.
+func (l *bandLayout) add(w wheelLabel) bool {
+	for k := range l.rows {
+		if l.full(k, w) {
+			continue
+		}
+		for _, f := range w.spots {
+			w.f = f
+			w.ax, w.ay = polar(l.b.cx, l.b.cy, l.b.ar, f)
+			for _, dx := range labelShifts {
+				w.dx = dx
+				if l.fits(k, w) {
+					l.accept(k)
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// full reports whether row k has no room for w: whether its labels and
+// w, labelGap apart, are wider than the band, so that packBand fails
+// wherever w is asked to be. The margin is far above the rounding of
+// packBand's sums, so that a row it calls full fails every trial.
+func (l *bandLayout) full(k int, w wheelLabel) bool {
+	need := w.w
+	for _, o := range l.rows[k] {
+		need += o.w + labelGap
+	}
+	return need > l.b.hi-l.b.lo+1e-6
+}
+
+// fits reports whether w fits in row k: row k packed with it (into
+// l.trial) keeps off keep[k], and every later row, unchanged, keeps off
+// its obstacles as row k's new labels change them.
+func (l *bandLayout) fits(k int, w wheelLabel) bool {
+	labels := l.rows[k]
+	want := w.want()
+	// After every label it ties with, as a stable sort would put it.
+	at := sort.Search(len(labels), func(j int) bool { return labels[j].want() > want })
+	l.trial = append(append(append(l.trial[:0], labels[:at]...), w), labels[at:]...)
+	r := l.b.rows[k]
+	if !packBand(l.trial, l.b.lo, l.b.hi) || !keepsOff(l.trial, l.b, r, l.keep[k], at) {
+		return false
+	}
+	if k+1 == len(l.rows) {
+		return true
+	}
+	l.after = withRow(l.after, l.keep[k], l.trial, r)
+	for j := k + 1; j < len(l.rows); j++ {
+		if !keepsOff(l.rows[j], l.b, l.b.rows[j], l.after, -1) {
 			return false
 		}
-		keep = obstacles{boxes: slices.Clone(keep.boxes), lines: slices.Clone(keep.lines)}
-		for _, w := range labels {
-			x0, y0 := polar(b.cx, b.cy, b.ar, w.f)
-			keep.lines = append(keep.lines, [4]float64{x0, y0, leaderEnd(w, x0), r.end})
-			keep.boxes = append(keep.boxes, [4]float64{w.x - 1, min(r.end, r.far) - 1, w.x + w.w + 1, max(r.end, r.far) + 1})
-		}
+		l.after = withRow(l.after, l.after, l.rows[j], l.b.rows[j])
 	}
 	return true
 }
 
-// packBand sets the x of each label of band (sorting it by anchor) and
-// reports whether they all fit in [lo, hi] labelGap apart, each (its
-// text from endY to textY) with a
-// leader from its anchor to endY that stays outside the circle of radius
-// ar, off the boxes keepOut (the wheel's "0", probe markers) and clear of
-// the other leaders.
-func packBand(band []wheelLabel, cx, cy, ar, endY, textY, lo, hi float64, keepOut obstacles) bool {
-	want := func(w wheelLabel) float64 { x, _ := polar(cx, cy, ar, w.f); return x - w.w/2 + w.dx }
-	sort.SliceStable(band, func(a, b int) bool { return want(band[a]) < want(band[b]) })
+// accept makes the row that fits last tried row k, and updates what the
+// rows after it keep off.
+func (l *bandLayout) accept(k int) {
+	l.rows[k] = slices.Clone(l.trial)
+	for j := k + 1; j < len(l.rows); j++ {
+		l.keep[j] = withRow(obstacles{}, l.keep[j-1], l.rows[j-1], l.b.rows[j-1])
+	}
+}
+
+// withRow sets dst to the obstacles keep and the leaders and text of
+// labels (packed in row r), reusing dst's storage; dst may be keep.
+func withRow(dst, keep obstacles, labels []wheelLabel, r row) obstacles {
+	dst.boxes = append(dst.boxes[:0], keep.boxes...)
+	dst.lines = append(dst.lines[:0], keep.lines...)
+	for _, w := range labels {
+		dst.lines = append(dst.lines, [4]float64{w.ax, w.ay, leaderEnd(w, w.ax), r.end})
+		dst.boxes = append(dst.boxes, [4]float64{w.x - 1, min(r.end, r.far) - 1, w.x + w.w + 1, max(r.end, r.far) + 1})
+	}
+	return dst
+}
+
+// want is where w's text would start if nothing were in its way:
+// centred on its anchor, shifted by dx.
+func (w wheelLabel) want() float64 { return w.ax - w.w/2 + w.dx }
+
+// packBand sets the x of each label of band (sorted by want) as near its
+// want as it can be, the labels in order labelGap apart within [lo, hi],
+// and reports whether they fit.
+func packBand(band []wheelLabel, lo, hi float64) bool {
 	right := lo
 	for j := range band {
-		band[j].x = max(want(band[j]), right)
+		band[j].x = max(band[j].want(), right)
 		right = band[j].x + band[j].w + labelGap
 	}
 	left := hi + labelGap
@@ -220,23 +292,51 @@ func packBand(band []wheelLabel, cx, cy, ar, endY, textY, lo, hi float64, keepOu
 		band[j].x = min(band[j].x, left-labelGap-band[j].w)
 		left = band[j].x
 	}
-	if len(band) > 0 && band[0].x < lo {
+	return len(band) == 0 || band[0].x >= lo
+}
+
+// keepsOff reports whether every label of band, packed in row r of b (its
+// text from r.end to r.far), has a leader from its anchor to r.end that
+// stays outside the circle of radius b.ar, off the boxes of keepOut (the
+// wheel's "0", probe markers, labels of the rows before) and clear of the
+// other leaders, and text off those boxes. It looks at label first (the
+// one being tried, the likeliest to fail) before the others; -1 for none.
+func keepsOff(band []wheelLabel, b band, r row, keepOut obstacles, first int) bool {
+	if first >= 0 && !labelKeepsOff(band, first, band, b, r, keepOut) {
 		return false
 	}
-	var segs [][4]float64
-	for _, w := range band {
-		x, y := polar(cx, cy, ar, w.f)
-		seg := [4]float64{x, y, leaderEnd(w, x), endY}
-		if (seg[2]-cx)*(x-cx)+(endY-cy)*(y-cy) < ar*ar {
-			return false // the leader would cross the wheel
-		}
-		text := [4]float64{w.x, min(endY, textY) - 1, w.x + w.w, max(endY, textY) + 1}
-		cross := func(o [4]float64) bool { return crosses(o, seg) }
-		if slices.ContainsFunc(segs, cross) || slices.ContainsFunc(keepOut.lines, cross) ||
-			slices.ContainsFunc(keepOut.boxes, func(b [4]float64) bool { return crossesBox(seg, b) || overlap(text, b) }) {
+	for j := range band {
+		if j != first && !labelKeepsOff(band, j, band[:j], b, r, keepOut) {
 			return false
 		}
-		segs = append(segs, seg)
+	}
+	return true
+}
+
+// labelKeepsOff is keepsOff for label j of band, against the leaders of
+// others (a leader does not cross itself, and crossing is symmetric).
+func labelKeepsOff(band []wheelLabel, j int, others []wheelLabel, b band, r row, keepOut obstacles) bool {
+	w := band[j]
+	x, y := w.ax, w.ay
+	seg := [4]float64{x, y, leaderEnd(w, x), r.end}
+	if (seg[2]-b.cx)*(x-b.cx)+(r.end-b.cy)*(y-b.cy) < b.ar*b.ar {
+		return false // the leader would cross the wheel
+	}
+	text := [4]float64{w.x, min(r.end, r.far) - 1, w.x + w.w, max(r.end, r.far) + 1}
+	for _, o := range others {
+		if crosses([4]float64{o.ax, o.ay, leaderEnd(o, o.ax), r.end}, seg) {
+			return false
+		}
+	}
+	for _, o := range keepOut.lines {
+		if crosses(o, seg) {
+			return false
+		}
+	}
+	for _, o := range keepOut.boxes {
+		if crossesBox(seg, o) || overlap(text, o) {
+			return false
+		}
 	}
 	return true
 }
@@ -271,10 +371,11 @@ func leaderEnd(w wheelLabel, x float64) float64 { return min(max(x, w.x+2), w.x+
 // and a band below the wheel within [0, pw], with a leader line from
 // each label to its arc that crosses neither the wheel, another leader
 // nor a box of keepOut (the probe markers, wheelProbes).
-func wheelLabels(c *canvas, res *sim.Result, r, i int, cx, cy, rad, ar, pw float64, segs []segment, keepOut [][4]float64) {
+func wheelLabels(c *canvas, arcs *figArcs, r, i int, cx, cy, rad, ar, pw float64, segs []segment, keepOut [][4]float64) {
+	res := arcs.res
 	names, _ := shortNames(res.Timeline.Nodes)
 	var top, bottom []wheelLabel
-	for _, w := range labelAnchors(res, r, i, segs, 2*math.Pi*rad) {
+	for _, w := range labelAnchors(arcs, r, i, segs, 2*math.Pi*rad) {
 		w.text = fit(names[w.id], labelMaxW, labelSize)
 		w.w = textW(w.text, labelSize)
 		if math.Cos(2*math.Pi*w.f) >= 0 {

@@ -1,6 +1,7 @@
 package svg
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -99,4 +100,77 @@ func TestPackBandKeepsApart(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPlaceBandAsFullSearch: placeBand, which re-packs only the row it
+// tries a label in, places every label where the plain search does that
+// re-lays the whole band out for every trial (searchBand), to the bit.
+func TestPlaceBandAsFullSearch(t *testing.T) {
+	bd, keep := benchBand()
+	placed, rows2 := 0, 0
+	for seed := range uint64(60) {
+		cands := benchLabels(1+int(seed%20), seed)
+		if seed%2 == 1 { // labels that tie, where a stable sort keeps the first first
+			for j := 1; j < len(cands); j += 3 {
+				cands[j].spots, cands[j].f, cands[j].w = cands[j-1].spots, cands[j-1].f, cands[j-1].w
+			}
+		}
+		got, want := placeBand(cands, bd, keep), searchBand(cands, bd, keep)
+		rows2 += len(want[1])
+		for k := range want {
+			placed += len(want[k])
+			if len(got[k]) != len(want[k]) {
+				t.Fatalf("seed %d row %d: %d labels, want %d", seed, k, len(got[k]), len(want[k]))
+			}
+			for j, w := range want[k] {
+				g := got[k][j]
+				if g.id != w.id || g.f != w.f || g.dx != w.dx || g.x != w.x {
+					t.Errorf("seed %d row %d label %d: id %d at f=%v dx=%v x=%v, want id %d at f=%v dx=%v x=%v",
+						seed, k, j, g.id, g.f, g.dx, g.x, w.id, w.f, w.dx, w.x)
+				}
+			}
+		}
+	}
+	if placed < 60 || rows2 == 0 { // so that the comparison compares something
+		t.Errorf("%d labels placed, %d of them in the second row", placed, rows2)
+	}
+}
+
+// searchBand is placeBand as a plain search: for every trial (row, spot,
+// shift) it lays the whole band out again.
+func searchBand(cands []wheelLabel, b band, keep obstacles) [][]wheelLabel {
+	anchor := func(w wheelLabel) wheelLabel { w.ax, w.ay = polar(b.cx, b.cy, b.ar, w.f); return w }
+	rows := make([][]wheelLabel, len(b.rows))
+	for _, w := range cands {
+	try:
+		for k := range rows {
+			for _, f := range w.spots {
+				for _, dx := range labelShifts {
+					w.f, w.dx = f, dx
+					trial := slices.Clone(rows)
+					trial[k] = append(slices.Clone(rows[k]), anchor(w))
+					if searchLayout(b, trial, keep) {
+						rows = trial
+						break try
+					}
+				}
+			}
+		}
+	}
+	searchLayout(b, rows, keep)
+	return rows
+}
+
+// searchLayout sorts, packs and checks every row of rows in turn, each
+// keeping off keep and the rows before it.
+func searchLayout(b band, rows [][]wheelLabel, keep obstacles) bool {
+	for k, labels := range rows {
+		r := b.rows[k]
+		slices.SortStableFunc(labels, func(a, b wheelLabel) int { return cmp.Compare(a.want(), b.want()) })
+		if !packBand(labels, b.lo, b.hi) || !keepsOff(labels, b, r, keep, -1) {
+			return false
+		}
+		keep = withRow(obstacles{}, keep, labels, r)
+	}
+	return true
 }

@@ -26,8 +26,33 @@ const changedArcs = 48
 // changedForm reports whether rule r's wheel at step i is drawn in the
 // "what changed" form; a share wheel after step 0 always shows what
 // changed, in its inner ring.
-func changedForm(res *sim.Result, r, i int) bool {
-	return i > 0 && (mosaicWheel(res.Rules[r].Spec) || len(figdata.Arcs(res, r, i)) > changedArcs)
+func changedForm(arcs *figArcs, r, i int) bool {
+	return i > 0 && (mosaicWheel(arcs.res.Rules[r].Spec) || len(arcs.at(r, i)) > changedArcs)
+}
+
+// figArcs are the arcs of one result that a figure draws: figdata.Arcs
+// of each rule at each step, worked out once. A ring rule's arcs come
+// from its points (a millisecond at 1,000 nodes of 160 points), and a
+// rings figure asks for a step's up to seven times: for its legend, its
+// caption, the wheel, what changed on it and its labels.
+type figArcs struct {
+	res  *sim.Result
+	memo map[[2]int][]placer.Arc
+}
+
+func newFigArcs(res *sim.Result) *figArcs {
+	return &figArcs{res: res, memo: map[[2]int][]placer.Arc{}}
+}
+
+// at returns figdata.Arcs(res, r, i).
+func (a *figArcs) at(r, i int) []placer.Arc {
+	k := [2]int{r, i}
+	arcs, ok := a.memo[k]
+	if !ok {
+		arcs = figdata.Arcs(a.res, r, i)
+		a.memo[k] = arcs
+	}
+	return arcs
 }
 
 // changedArcList returns the arcs of cur whose owner differs from prev's
@@ -75,20 +100,37 @@ func changedArcList(prev, cur []placer.Arc, mark func(old, new timeline.NodeID) 
 // that a node's share spread over a hundred points, each a hundredth of
 // a pixel, shows as a faint tint of the right strength. The result is
 // indexed by class, 1 + reason·strips.ShadeLevels + level − 1, as strips.Shade.
-func changedShades(res *sim.Result, r, i int, l float64) [][]span {
-	mark := moveReason(&res.Timeline.States[i])
-	arcs := changedArcList(figdata.Arcs(res, r, i-1), figdata.Arcs(res, r, i), mark)
-	cells := int(math.Ceil(l))
-	cover := make([][strips.NumReasons]float64, cells)
+func changedShades(fa *figArcs, r, i int, l float64) [][]span {
+	mark := moveReason(&fa.res.Timeline.States[i])
+	arcs := changedArcList(fa.at(r, i-1), fa.at(r, i), mark)
+	cover := make(pixelCover, int(math.Ceil(l)))
 	for j, a := range arcs {
 		if a.Node == timeline.NoNode {
 			continue
 		}
-		from, to := float64(a.Start)/circle*float64(cells), float64(arcEnd(arcs, j))/circle*float64(cells)
-		for c := int(from); c < cells && float64(c) < to; c++ {
-			cover[c][a.Node] += min(to, float64(c+1)) - max(from, float64(c))
-		}
+		cover.add(int(a.Node), float64(a.Start)/circle, float64(arcEnd(arcs, j))/circle)
 	}
+	return cover.shades()
+}
+
+// pixelCover is how much of each pixel of a ring is covered, by reason
+// (strips.Reason*), in pixels.
+type pixelCover [][strips.NumReasons]float64
+
+// add covers the part of the ring from fraction from to fraction to with
+// reason.
+func (cover pixelCover) add(reason int, from, to float64) {
+	cells := len(cover)
+	from, to = from*float64(cells), to*float64(cells)
+	for c := int(from); c < cells && float64(c) < to; c++ {
+		cover[c][reason] += min(to, float64(c+1)) - max(from, float64(c))
+	}
+}
+
+// shades returns the runs of pixels of one shadeClass, indexed by class,
+// as changedShades gives them.
+func (cover pixelCover) shades() [][]span {
+	cells := len(cover)
 	out := make([][]span, 1+strips.NumReasons*strips.ShadeLevels)
 	for c := 0; c < cells; {
 		cl := shadeClass(cover[c])
@@ -143,7 +185,8 @@ func arcEnd(arcs []placer.Arc, j int) uint64 {
 // failedSpans returns, for every member failed at step i, the arcs it
 // owned under rule r at the last step before i where it was live, by
 // node: where its territory was. Nodes failed since step 0 have none.
-func failedSpans(res *sim.Result, r, i int, l float64) [][]span {
+func failedSpans(fa *figArcs, r, i int, l float64) [][]span {
+	res := fa.res
 	nodes := len(res.Timeline.Nodes)
 	out := make([][]span, nodes)
 	arcsAt := map[int][][]span{}
@@ -161,7 +204,7 @@ func failedSpans(res *sim.Result, r, i int, l float64) [][]span {
 			continue
 		}
 		if _, ok := arcsAt[j]; !ok {
-			arcsAt[j] = arcSpans(figdata.Arcs(res, r, j), nodes, l)
+			arcsAt[j] = arcSpans(fa.at(r, j), nodes, l)
 		}
 		out[m.ID] = arcsAt[j][m.ID]
 	}
