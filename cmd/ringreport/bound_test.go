@@ -55,16 +55,18 @@ type boundCase struct {
 // as a process of the command, and fails a case that takes more than
 // boundTime or a process whose peak RSS is over boundRSS. Each case must
 // build, or be refused up front with its position (and, for a limit, the
-// flag that raises it). Builds run one at a time, so that the time is
-// the case's own on a two-core machine; refusals, which take
-// milliseconds, run in parallel.
+// flag that raises it). The cases run one at a time, beside the other
+// process tests (no case takes a third of boundTime); refusals of bad
+// inputs, which take milliseconds, run in parallel. The peak RSS is
+// peakProcess's.
 func TestHostileBounds(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the command and runs every hostile case")
+		t.Skip("runs every hostile case as a process")
 	}
 	if runtime.GOOS != "linux" {
-		t.Skip("peak RSS is read from Linux's rusage (KiB)")
+		t.Skip("peak RSS is read from Linux's rusage or GNU time")
 	}
+	t.Parallel()
 	bin := binary(t)
 	cases := append(corpusCases(t, "../../internal/scenario/testdata/hostile"), generatedCases()...)
 	cases = append(cases, commandCases()...)
@@ -84,8 +86,7 @@ func TestHostileBounds(t *testing.T) {
 		t.Run("bad/"+name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			cmd := exec.Command(bin, "validate", name)
-			cmd.Dir = bad
+			cmd := newPeakProcess(t, context.Background(), bad, 0, bin, "validate", name)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()
@@ -123,10 +124,7 @@ func runBounded(t *testing.T, bin string, c boundCase) {
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), killAfter)
 			defer cancel()
-			// ulimit -v bounds the address space: past it the process
-			// fails to allocate instead of taking the machine down.
-			cmd := exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, addressLimit>>10), bin}, args...)...)
-			cmd.Dir = dir
+			cmd := newPeakProcess(t, ctx, dir, addressLimit, bin, args...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			start := time.Now()
@@ -167,11 +165,14 @@ func runBounded(t *testing.T, bin string, c boundCase) {
 
 // overBound says how a process went over the bound (more than boundTime,
 // more than boundRSS), and logs what it took.
-func overBound(t *testing.T, what string, cmd *exec.Cmd, took time.Duration, err error) []string {
+func overBound(t *testing.T, what string, cmd *peakProcess, took time.Duration, err error) []string {
 	if cmd.ProcessState == nil {
 		return []string{fmt.Sprintf("%s did not run: %v", what, err)}
 	}
-	rss := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10 // KiB on Linux
+	rss, perr := cmd.Peak()
+	if perr != nil {
+		return []string{fmt.Sprintf("%s: %v (%v, after %.1f s)", clipText(what), perr, err, took.Seconds())}
+	}
 	t.Logf("%s: %.2f s, peak RSS %d MiB", clipText(what), took.Seconds(), rss>>20)
 	var over []string
 	if took > boundTime {

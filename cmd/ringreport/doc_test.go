@@ -5,13 +5,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
 
 // TestDocExamples runs every "$ ringreport ..." line of the package doc
 // (doc.go) as a process in a folder holding a copy of the example
-// scenarios; each must exit 0 (a "> file" redirection gets stdout). Each
+// scenarios that the examples name (the commands that read the whole
+// folder build those; .ci/run's ringreport check builds all of them as a
+// process); each must exit 0 (a "> file" redirection gets stdout). Each
 // example writes a folder of its own or nothing, so they run side by
 // side, but a check runs once every example before it is done, as it
 // reads what they wrote. The test runs beside the other process tests,
@@ -22,24 +25,17 @@ func TestDocExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scens, _ := filepath.Glob("../../scenarios/*.yaml")
-	dir := t.TempDir()
-	for _, f := range scens {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	var cmds []string
+	for line := range strings.Lines(string(src)) {
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "//")), "$ ringreport"); ok {
+			cmds = append(cmds, cmd)
 		}
-		writeFile(t, filepath.Join(dir, "scenarios", filepath.Base(f)), data)
 	}
+	dir := t.TempDir()
+	copyNamedScenarios(t, dir, cmds)
 	writeFile(t, filepath.Join(dir, "brand", "page.html.tmpl"), []byte("<!DOCTYPE html><title>{{.Title}}</title>{{.Body}}\n"))
 	var group []string
-	n := 0
-	for line := range strings.Lines(string(src)) {
-		cmd, ok := strings.CutPrefix(strings.TrimSpace(strings.TrimPrefix(line, "//")), "$ ringreport")
-		if !ok {
-			continue
-		}
-		n++
+	for _, cmd := range cmds {
 		if strings.HasPrefix(strings.TrimSpace(cmd), "check") {
 			runExamples(t, dir, group)
 			group = nil
@@ -47,8 +43,31 @@ func TestDocExamples(t *testing.T) {
 		group = append(group, cmd)
 	}
 	runExamples(t, dir, group)
-	if n < 8 {
+	if n := len(cmds); n < 8 {
 		t.Errorf("found %d examples in doc.go, want at least 8", n)
+	}
+}
+
+// namedScenario matches an example scenario that a doc example names.
+var namedScenario = regexp.MustCompile(`\bscenarios/([\w.-]+\.ya?ml)\b`)
+
+// copyNamedScenarios copies into dir/scenarios the example scenarios
+// that cmds name.
+func copyNamedScenarios(t *testing.T, dir string, cmds []string) {
+	named := map[string]bool{}
+	for _, m := range namedScenario.FindAllStringSubmatch(strings.Join(cmds, "\n"), -1) {
+		if named[m[1]] {
+			continue
+		}
+		named[m[1]] = true
+		data, err := os.ReadFile(filepath.Join("../../scenarios", m[1]))
+		if err != nil {
+			t.Fatalf("an example names scenarios/%s: %v", m[1], err)
+		}
+		writeFile(t, filepath.Join(dir, "scenarios", m[1]), data)
+	}
+	if len(named) < 2 {
+		t.Fatalf("the examples name %d scenarios, want the few they build", len(named))
 	}
 }
 

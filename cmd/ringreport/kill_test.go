@@ -14,11 +14,13 @@ import (
 	"time"
 )
 
-// killScenario is big enough that a build takes a noticeable time, with
-// many files to write.
+// killScenario is big enough that a build takes a noticeable time (0.7 s
+// on the 2-core reference machine, half of it writing and syncing; the
+// kills land in proportion to it), with many files to write (61, for 24
+// steps). More keys make each build cost more CPU, not the test stronger.
 func killScenario(seed int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "title: Killed build %d\nseed: %d\nkeys: 300000\nnodes: 8\nrules: [ring, modulo, jump, maglev]\nreplicas: 2\nsteps:\n", seed, seed)
+	fmt.Fprintf(&b, "title: Killed build %d\nseed: %d\nkeys: 50000\nnodes: 8\nrules: [ring, modulo, jump, maglev]\nreplicas: 2\nsteps:\n", seed, seed)
 	for i := range 12 {
 		fmt.Fprintf(&b, "  - add: x%d\n  - remove: random\n", i)
 	}
@@ -47,37 +49,49 @@ func TestKilledBuild(t *testing.T) {
 		cmd.Env = append(os.Environ(), "CI=true")
 		return cmd
 	}
-	// The two complete builds, and how long one takes.
+	// The two complete builds.
 	trees := make([]map[string]string, 2)
-	full := time.Hour
 	for i := range trees {
-		for range 2 {
-			start := time.Now()
-			if out, err := build(i+1, "want"+fmt.Sprint(i)).CombinedOutput(); err != nil {
-				t.Fatalf("build: %v\n%s", err, out)
-			}
-			full = min(full, time.Since(start))
+		if out, err := build(i+1, "want"+fmt.Sprint(i)).CombinedOutput(); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
 		}
 		trees[i] = readTree(t, filepath.Join(work, "want"+fmt.Sprint(i)))
 	}
 	if len(trees[0]) < 20 {
 		t.Fatalf("a build wrote only %d files", len(trees[0]))
 	}
-	if out, err := build(1, "out").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	// How long a build takes that replaces out/ after a killed one, as
+	// the builds below do: nearly twice one into a new folder, as it
+	// syncs what the killed one left unsynced (the faster of two).
+	full := time.Hour
+	for _, seed := range []int{2, 1} {
+		killed := build(seed, "out")
+		if err := killed.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+		killed.Process.Signal(syscall.SIGKILL)
+		killed.Wait()
+		start := time.Now()
+		if out, err := build(seed, "out").CombinedOutput(); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		full = min(full, time.Since(start))
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := map[int]int{}
+	swaps, last := 0, 0 // how often out/ changed from one build to the other; it holds build 1
 	for i := range 20 {
 		cmd := build(2-i%2, "out")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Half the kills land in the last fifth of a build, where it
-		// writes and swaps; the others anywhere.
+		// Half the kills land anywhere in a build; the others from three
+		// quarters of its usual time to a quarter past it, around the
+		// moment it swaps the new folder in (and some after it is done).
 		delay := rng.Int64N(int64(full))
 		if i%2 == 0 {
-			delay = int64(full)*4/5 + rng.Int64N(int64(full)/5+1)
+			delay = int64(full)*3/4 + rng.Int64N(int64(full)/2+1)
 		}
 		time.Sleep(time.Duration(delay))
 		cmd.Process.Signal(syscall.SIGKILL)
@@ -92,9 +106,13 @@ func TestKilledBuild(t *testing.T) {
 		if which < 0 {
 			t.Fatalf("kill %d: out/ is neither complete build (%d files)", i, len(got))
 		}
+		if which != last {
+			swaps++
+		}
+		last = which
 		seen[which]++
 	}
-	t.Logf("a build takes %v; after 20 kills out/ held build 1 %d times and build 2 %d times", full, seen[0], seen[1])
+	t.Logf("a build takes %v; after 20 kills out/ held build 1 %d times and build 2 %d times, and changed %d times", full, seen[0], seen[1], swaps)
 	if out, err := build(2, "out").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}

@@ -72,7 +72,7 @@ func TestRedisCluster(t *testing.T) {
 	s.step("weight e=2", redis.Options{Order: order}, weighted, moves(out))
 
 	live := []*node{a, c, e, f}
-	cl.stop(d) // detected as failed after the 2 s node timeout startNodes sets
+	cl.stop(d) // detected as failed after the node timeout startNodes sets
 	cl.waitInfo(live, "fail")
 	down := slices.Clone(weighted)
 	down[2].Down = true

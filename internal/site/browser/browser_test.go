@@ -22,6 +22,7 @@ import (
 
 	"github.com/ringreport/ringreport/internal/build"
 	"github.com/ringreport/ringreport/internal/outdir"
+	"github.com/ringreport/ringreport/internal/svg"
 )
 
 // pageInfo is what the script in inspect reports about a page.
@@ -176,27 +177,32 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Skip("no Chromium found; install chromium or set CHROMIUM to run this test")
 	}
 	if testing.Short() && os.Getenv("RINGREPORT_SITE") == "" {
-		t.Skip("builds the examples twice and loads every page in Chromium; .ci/run runs it in full")
+		t.Skip("builds the examples twice and loads every page in Chromium; .ci/run runs it in full, on out/")
 	}
-	// Each subtest has its own browser and site, so they run side by
-	// side: one mostly waits on Chromium while the other builds.
-	t.Run("inline", func(t *testing.T) { t.Parallel(); checkSite(t, bin, siteDir(t)) })
+	// One browser, a tab per subtest; each site is built once, by the
+	// first subtest that needs it, while the others already load pages.
+	ctx := browser(t, bin)
+	site := siteOnce(t)
+	t.Run("inline", func(t *testing.T) { t.Parallel(); checkSite(t, tab(t, ctx), site(t)) })
 	// Every example page is far under the inline budget; a budget of one
 	// byte makes every page link its step figures, so that path is
-	// checked in a browser too.
-	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, bin, buildSite(t, 1)) })
+	// checked in a browser too. The same build has dark figure files: a
+	// linking page shows its own form of them (page/), which follows the
+	// page whatever the theme, so one build serves both checks.
+	other := buildOnce(t, build.Options{InlineBudget: 1, Theme: svg.Dark})
+	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, tab(t, ctx), other(t)) })
 	// Every figure file, of out/'s theme and of a dark build, embedded as
 	// <img> in a white and a black page, and its text's contrast.
-	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, bin, siteDir(t)) })
+	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), "") })
+	t.Run("embedded-dark", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), other(t), "dark build: ") })
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
 // checks its figures, images, links and console.
-func checkSite(t *testing.T, bin, dir string) {
+func checkSite(t *testing.T, ctx context.Context, dir string) {
 	pages, _ := filepath.Glob(filepath.Join(dir, "*", "index.html"))
 	pages = append([]string{filepath.Join(dir, "index.html")}, pages...)
 
-	ctx := browser(t, bin)
 	var mu sync.Mutex
 	var console []string
 	go func() {
@@ -211,16 +217,20 @@ func checkSite(t *testing.T, bin, dir string) {
 			}
 		}
 	}()
+	// Each page is loaded once and inspected at every width and scheme:
+	// the pages run no script, so a page resized or switched to the other
+	// scheme lays out as one loaded that way.
 	infos := map[string]*pageInfo{}
-	for _, width := range []int64{1280, 400} {
-		for _, theme := range []string{"light", "dark"} {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000), colorScheme(theme)); err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range pages {
-				info := load(t, ctx, p)
+	for _, p := range pages {
+		rel, _ := filepath.Rel(dir, p)
+		open(t, ctx, p)
+		for _, width := range []int64{1280, 400} {
+			for _, theme := range []string{"light", "dark"} {
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000), colorScheme(theme)); err != nil {
+					t.Fatal(err)
+				}
+				info := inspectPage(t, ctx, p)
 				infos[p] = info
-				rel, _ := filepath.Rel(dir, p)
 				if info.Overflow {
 					t.Errorf("%s is wider than a %d px screen (%s)", rel, width, theme)
 				}
@@ -301,49 +311,54 @@ func findChromium() string {
 	return ""
 }
 
-// siteDir returns RINGREPORT_SITE, or a fresh build of the examples.
-func siteDir(t *testing.T) string {
+// siteOnce returns the site the test checks: RINGREPORT_SITE, or the
+// examples built with the default options by buildOnce.
+func siteOnce(parent *testing.T) func(*testing.T) string {
 	if d := os.Getenv("RINGREPORT_SITE"); d != "" {
 		abs, err := filepath.Abs(d)
 		if err != nil {
-			t.Fatal(err)
+			parent.Fatal(err)
 		}
-		return abs
+		return func(*testing.T) string { return abs }
 	}
-	return buildSite(t, 0)
+	return buildOnce(parent, build.Options{})
 }
 
-// buildSite builds the examples with the given inline budget (0: the
-// default) into a temporary directory and returns it.
-func buildSite(t *testing.T, budget int) string {
-	return buildWith(t, build.Options{InlineBudget: budget})
+// buildOnce returns a function that builds the examples with opts into a
+// temporary folder of parent the first time it is called, and returns
+// that folder every time: the subtests that read one site share one
+// build, which lasts until parent ends.
+func buildOnce(parent *testing.T, opts build.Options) func(*testing.T) string {
+	out := filepath.Join(parent.TempDir(), "out")
+	done := sync.OnceValue(func() error { return buildInto(out, opts) })
+	return func(t *testing.T) string {
+		if err := done(); err != nil {
+			t.Fatalf("building the examples: %v", err)
+		}
+		return out
+	}
 }
 
-// buildWith builds the examples with opts into a temporary directory and
-// returns it.
-func buildWith(t *testing.T, opts build.Options) string {
+// buildInto builds the examples with opts into the folder out.
+func buildInto(out string, opts build.Options) error {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
 	var ins []build.Input
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		ins = append(ins, build.Input{Path: f, Src: src})
 	}
 	built, err := build.Build(ins, opts)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	out := filepath.Join(t.TempDir(), "out")
 	var fs []outdir.File
 	for _, b := range built {
 		fs = append(fs, outdir.File(b))
 	}
-	if err := outdir.Write(out, fs, false); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return outdir.Write(out, fs, false)
 }
 
 // browser starts headless Chromium for the test.
@@ -362,8 +377,19 @@ func browser(t *testing.T, bin string) context.Context {
 	return ctx
 }
 
-// load opens page and inspects it.
-func load(t *testing.T, ctx context.Context, page string) *pageInfo {
+// tab opens a new tab of the browser that ctx (from browser) drives, for
+// one subtest; it closes when the subtest ends.
+func tab(t *testing.T, browser context.Context) context.Context {
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("cannot open a tab: %v", err)
+	}
+	return ctx
+}
+
+// open loads page in the tab.
+func open(t *testing.T, ctx context.Context, page string) {
 	t.Helper()
 	u := (&url.URL{Scheme: "file", Path: page}).String()
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -371,6 +397,13 @@ func load(t *testing.T, ctx context.Context, page string) *pageInfo {
 	if err := chromedp.Do(tctx, chromedp.Navigate(u)); err != nil {
 		t.Fatalf("cannot load %s: %v", page, err)
 	}
+}
+
+// inspectPage runs inspect in the page open in the tab.
+func inspectPage(t *testing.T, ctx context.Context, page string) *pageInfo {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	info, err := chromedp.Run(tctx, chromedp.Evaluate[*pageInfo](inspect, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("cannot inspect %s: %v", page, err)

@@ -15,7 +15,15 @@
 // so that the chromedp dependency stays out of the other tests.
 //
 // The test builds the example scenarios into a temporary folder, or
-// checks the folder that RINGREPORT_SITE names. It skips when Chromium is
+// checks the folder that RINGREPORT_SITE names (.ci/run names out/, after
+// ringreport check has found it to be what the examples build), and
+// builds the examples again with a one-byte inline budget and dark
+// figure files (the pages that link their figures, and the dark files). Its subtests run side by side in tabs of one browser, and each
+// site is built once. Each page is loaded once and inspected at both
+// widths and in both schemes; the figure files are served from 127.0.0.1
+// so that one page per scenario holds them all (as <img> for the pixels,
+// as frames for the contrast). Under -short it runs only with
+// RINGREPORT_SITE, which is how .ci/run runs it. It skips when Chromium is
 // not installed, except when CI is set: there it fails, so that CI never
 // silently skips it. CHROMIUM names the browser binary when it is not
 // found on its own.

@@ -8,17 +8,20 @@ import (
 	img "image"
 	"image/png"
 	"math"
-	"net/url"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-
-	"github.com/ringreport/ringreport/internal/build"
-	"github.com/ringreport/ringreport/internal/svg"
 )
 
 // minContrast is WCAG AA's contrast for text, which every figure file's
@@ -80,33 +83,35 @@ type lowText struct {
 	Text, Why string
 }
 
-// checkEmbedded checks every figure file of the site in dir (out/'s
-// theme) and of a dark build, as a reader who pastes one into an article
-// sees it: embedded as <img> in a plain white page read in the light
-// scheme and in a plain black page read in the dark scheme, it looks
-// the same to the pixel (its background is opaque and its theme fixed),
-// and its text keeps minContrast against what it is drawn on.
-func checkEmbedded(t *testing.T, bin, dir string) {
-	dark := buildTheme(t, svg.Dark)
-	ctx := browser(t, bin)
-	for _, site := range []string{dir, dark} {
-		scenarios, _ := filepath.Glob(filepath.Join(site, "*", "index.html"))
-		for _, p := range scenarios {
-			files, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "*.svg"))
-			sameOnWhiteAndBlack(t, ctx, site, files)
-			for _, f := range files {
-				rel, _ := filepath.Rel(site, f)
-				if site == dark {
-					rel = "dark build: " + rel
-				}
-				for _, scheme := range schemesOf(t, f) {
-					for _, l := range contrastOf(t, ctx, f, scheme) {
-						t.Errorf("%s (%s scheme): text %q has contrast %s, want ≥ %.1f:1", rel, scheme, l.Text, l.Why, minContrast)
-					}
-				}
-			}
+// checkEmbedded checks every figure file of the site in dir, as a reader
+// who pastes one into an article sees it: embedded as <img> in a plain
+// white page read in the light scheme and in a plain black page read in
+// the dark scheme, it looks the same to the pixel (its background is
+// opaque and its theme fixed), and its text keeps minContrast against
+// what it is drawn on. label prefixes every failure (which build). The
+// files are served over 127.0.0.1, so that the contrast page can reach
+// into the figures it holds: one page load per scenario and scheme, not
+// one per figure.
+func checkEmbedded(t *testing.T, ctx context.Context, dir, label string) {
+	srv := serve(t, dir)
+	scenarios, _ := filepath.Glob(filepath.Join(dir, "*", "index.html"))
+	for _, p := range scenarios {
+		svgs, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "*.svg"))
+		files := make([]figFile, len(svgs))
+		for i, f := range svgs {
+			rel, _ := filepath.Rel(dir, f)
+			files[i] = figFile{rel: filepath.ToSlash(rel), url: srv.url + "/site/" + filepath.ToSlash(rel), schemes: schemesOf(t, f)}
 		}
+		sameOnWhiteAndBlack(t, ctx, srv, label, files)
+		checkContrast(t, ctx, srv, label, files)
 	}
+}
+
+// figFile is one figure file of checkEmbedded: its path in the site, its
+// address on the test's server and the colour schemes to read it in.
+type figFile struct {
+	rel, url string
+	schemes  []string
 }
 
 // schemesOf returns the colour schemes to read an SVG file in: both for
@@ -122,27 +127,87 @@ func schemesOf(t *testing.T, file string) []string {
 	return []string{"light"}
 }
 
-// contrastOf opens one SVG file in the reader's colour scheme and runs
-// textContrast in it.
-func contrastOf(t *testing.T, ctx context.Context, file, scheme string) []lowText {
+// inFrames runs textContrast inside every <iframe> of the page (each
+// holds one figure file as its own document, laid out in a 700 × 1000
+// box as a tab of that size would) and returns one list per frame.
+const inFrames = `(min) => [...document.querySelectorAll('iframe')].map(f => f.contentWindow.eval('(' + %s + ')')(min))`
+
+// checkContrast loads files as iframes of one page, once per colour
+// scheme, and fails every text that textContrast finds under
+// minContrast in a scheme the file is read in.
+func checkContrast(t *testing.T, ctx context.Context, srv *embedServer, label string, files []figFile) {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	u := (&url.URL{Scheme: "file", Path: file}).String()
-	if err := chromedp.Do(tctx, colorScheme(scheme), chromedp.Navigate(u)); err != nil {
-		t.Fatalf("cannot load %s: %v", file, err)
+	var b strings.Builder
+	b.WriteString("<!doctype html><meta charset=utf-8><title>contrast</title><style>iframe{display:block;width:700px;height:1000px;border:0}</style>\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "<iframe src=\"%s\"></iframe>\n", html.EscapeString(f.url))
 	}
-	low, err := chromedp.Run(tctx, chromedp.Evaluate[[]lowText](fmt.Sprintf("(%s)(%g)", textContrast, minContrast)))
-	if err != nil {
-		t.Fatalf("cannot inspect %s: %v", file, err)
+	u := srv.page(t, path.Dir(files[0].rel)+"-contrast.html", b.String())
+	for _, scheme := range []string{"light", "dark"} {
+		if !slices.ContainsFunc(files, func(f figFile) bool { return slices.Contains(f.schemes, scheme) }) {
+			continue
+		}
+		tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		lows, err := chromedp.Run(tctx, func(ctx context.Context, tg *chromedp.Target) ([][]lowText, error) {
+			if err := chromedp.Do(ctx, colorScheme(scheme), chromedp.Navigate(u)); err != nil {
+				return nil, err
+			}
+			src := fmt.Sprintf("(%s)(%g)", fmt.Sprintf(inFrames, strconv.Quote(textContrast)), minContrast)
+			return chromedp.Run(ctx, chromedp.Evaluate[[][]lowText](src))
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("%scannot check the contrast of %s: %v", label, path.Dir(files[0].rel), err)
+		}
+		if len(lows) != len(files) {
+			t.Fatalf("%s%s: %d frames answered for %d figures", label, path.Dir(files[0].rel), len(lows), len(files))
+		}
+		for i, f := range files {
+			if !slices.Contains(f.schemes, scheme) {
+				continue
+			}
+			for _, l := range lows[i] {
+				t.Errorf("%s%s (%s scheme): text %q has contrast %s, want ≥ %.1f:1", label, f.rel, scheme, l.Text, l.Why, minContrast)
+			}
+		}
 	}
-	return low
+}
+
+// embedServer serves a site's files under /site/ and the pages the test
+// writes under /page/, from one origin on 127.0.0.1: a page can reach into
+// the documents of the figures it frames.
+type embedServer struct {
+	url, pages string
+}
+
+// serve starts an embedServer for the site in dir; it stops when the test
+// ends.
+func serve(t *testing.T, dir string) *embedServer {
+	s := &embedServer{pages: t.TempDir()}
+	mux := http.NewServeMux()
+	mux.Handle("/site/", http.StripPrefix("/site/", http.FileServer(http.Dir(dir))))
+	mux.Handle("/page/", http.StripPrefix("/page/", http.FileServer(http.Dir(s.pages))))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s.url = srv.URL
+	return s
+}
+
+// page writes html as the page called name and returns its address.
+func (s *embedServer) page(t *testing.T, name, html string) string {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(s.pages, name), []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s.url + "/page/" + name
 }
 
 // sameOnWhiteAndBlack embeds files as <img> one under the other in a
 // white page read in the light scheme and in a black page read in the
 // dark scheme, and fails every image whose pixels differ between the two.
-func sameOnWhiteAndBlack(t *testing.T, ctx context.Context, site string, files []string) {
+// The page is as wide as its widest image, and an image that the
+// screenshot does not hold whole fails: no pixel goes unchecked.
+func sameOnWhiteAndBlack(t *testing.T, ctx context.Context, srv *embedServer, label string, files []figFile) {
 	t.Helper()
 	var shots [2]img.Image
 	var boxes [][4]float64
@@ -150,28 +215,33 @@ func sameOnWhiteAndBlack(t *testing.T, ctx context.Context, site string, files [
 		var b strings.Builder
 		fmt.Fprintf(&b, "<!doctype html><meta charset=utf-8><title>embed</title><style>body{margin:0;background:%s}img{display:block;margin:0 0 8px}</style>\n", v.bg)
 		for _, f := range files {
-			fmt.Fprintf(&b, "<img src=\"%s\" alt=\"\">\n", html.EscapeString((&url.URL{Scheme: "file", Path: f}).String()))
+			fmt.Fprintf(&b, "<img src=\"%s\" alt=\"\">\n", html.EscapeString(f.url))
 		}
-		page := filepath.Join(t.TempDir(), "embed.html")
-		if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		u := srv.page(t, path.Dir(files[0].rel)+"-"+v.scheme+".html", b.String())
 		tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-		err := chromedp.Do(tctx, chromedp.EmulateViewport(700, 1000), colorScheme(v.scheme),
-			chromedp.Navigate((&url.URL{Scheme: "file", Path: page}).String()))
-		var png []byte
-		if err == nil {
-			boxes, err = chromedp.Run(tctx, chromedp.Evaluate[[][4]float64](`(async () => {
+		png, err := chromedp.Run(tctx, func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
+			err := chromedp.Do(ctx, chromedp.EmulateViewport(700, 1000), colorScheme(v.scheme), chromedp.Navigate(u))
+			if err == nil {
+				boxes, err = chromedp.Run(ctx, chromedp.Evaluate[[][4]float64](`(async () => {
   await Promise.all([...document.images].map(i => i.decode()));
   return [...document.images].map(i => { const r = i.getBoundingClientRect(); return [r.left, r.top + scrollY, r.width, r.height]; });
 })()`, chromedp.EvalAwaitPromise))
-		}
-		if err == nil {
-			png, err = chromedp.Run(tctx, chromedp.FullScreenshot(100))
-		}
+			}
+			if err != nil {
+				return nil, err
+			}
+			width := 1.0
+			for _, box := range boxes {
+				width = max(width, box[0]+box[2])
+			}
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(math.Ceil(width)), 1000)); err != nil {
+				return nil, err
+			}
+			return chromedp.Run(ctx, fastScreenshot)
+		})
 		cancel()
 		if err != nil {
-			t.Fatalf("cannot embed the figures of %s: %v", filepath.Dir(files[0]), err)
+			t.Fatalf("%scannot embed the figures of %s: %v", label, path.Dir(files[0].rel), err)
 		}
 		if shots[k], err = decodePNG(png); err != nil {
 			t.Fatal(err)
@@ -179,35 +249,93 @@ func sameOnWhiteAndBlack(t *testing.T, ctx context.Context, site string, files [
 	}
 	for j, box := range boxes {
 		if x, y, ok := firstDifference(shots[0], shots[1], box); !ok {
-			rel, _ := filepath.Rel(site, files[j])
-			t.Errorf("%s: embedded in a black page read in the dark scheme it differs from a white page's at (%d, %d): the page shows through or its colours follow the reader", rel, x, y)
+			t.Errorf("%s%s: embedded in a black page read in the dark scheme it differs from a white page's at (%d, %d): the page shows through, its colours follow the reader, or the screenshot does not hold it whole", label, files[j].rel, x, y)
 		}
 	}
 }
 
+// fastScreenshot captures the whole page as a PNG, encoded for speed
+// rather than size (lossless all the same).
+func fastScreenshot(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+	yes := true
+	r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &yes, FromSurface: &yes, OptimizeForSpeed: &yes})
+	if err != nil {
+		return nil, err
+	}
+	return r.Data, nil
+}
+
 func decodePNG(b []byte) (img.Image, error) { return png.Decode(bytes.NewReader(b)) }
 
-// firstDifference compares two screenshots inside box (x, y, w, h) and
-// returns the first pixel that differs, with false, or true when none
-// does.
+// firstDifference compares the colours (not the alpha) of two
+// screenshots inside box (x, y, w, h) and returns the first pixel that
+// differs, with false, or true when none does. A box that reaches past
+// either screenshot differs at its first pixel: it cannot be checked.
 func firstDifference(a, b img.Image, box [4]float64) (int, int, bool) {
 	// Whole pixels only: a row the image covers in part blends with the page.
-	x0, y0 := int(math.Ceil(box[0])), int(math.Ceil(box[1]))
-	x1, y1 := int(math.Floor(box[0]+box[2])), int(math.Floor(box[1]+box[3]))
-	for y := y0; y < y1; y++ {
-		for x := x0; x < x1; x++ {
-			if a.At(x, y) != b.At(x, y) {
-				ra, ga, ba, _ := a.At(x, y).RGBA()
-				rb, gb, bb, _ := b.At(x, y).RGBA()
-				if ra != rb || ga != gb || ba != bb {
-					return x, y, false
+	r := img.Rect(int(math.Ceil(box[0])), int(math.Ceil(box[1])), int(math.Floor(box[0]+box[2])), int(math.Floor(box[1]+box[3])))
+	if !r.In(a.Bounds()) || !r.In(b.Bounds()) {
+		return r.Min.X, r.Min.Y, false
+	}
+	pa, sa, okA := pixels(a)
+	pb, sb, okB := pixels(b)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if okA && okB {
+				i, j := (y-a.Bounds().Min.Y)*sa+(x-a.Bounds().Min.X)*4, (y-b.Bounds().Min.Y)*sb+(x-b.Bounds().Min.X)*4
+				if pa[i] == pb[j] && pa[i+1] == pb[j+1] && pa[i+2] == pb[j+2] {
+					continue
 				}
+			}
+			ra, ga, ba, _ := a.At(x, y).RGBA()
+			rb, gb, bb, _ := b.At(x, y).RGBA()
+			if ra != rb || ga != gb || ba != bb {
+				return x, y, false
 			}
 		}
 	}
 	return 0, 0, true
 }
 
-// buildTheme builds the examples with figure files in theme th into a
-// temporary directory and returns it.
-func buildTheme(t *testing.T, th svg.Theme) string { return buildWith(t, build.Options{Theme: th}) }
+// pixels returns the bytes and stride of an opaque screenshot's RGBA or
+// NRGBA pixels (the two agree on an opaque pixel), or false for another
+// kind of image, which firstDifference reads pixel by pixel.
+func pixels(m img.Image) ([]uint8, int, bool) {
+	switch m := m.(type) {
+	case *img.RGBA:
+		return m.Pix, m.Stride, m.Opaque()
+	case *img.NRGBA:
+		return m.Pix, m.Stride, m.Opaque()
+	}
+	return nil, 0, false
+}
+
+// TestFirstDifference checks the pixel comparison on images made here:
+// equal opaque colours pass, in RGBA and NRGBA alike, a changed colour is
+// found where it is, and a box that the screenshot does not hold whole
+// fails.
+func TestFirstDifference(t *testing.T) {
+	a, b := img.NewRGBA(img.Rect(0, 0, 10, 10)), img.NewNRGBA(img.Rect(0, 0, 10, 10))
+	for i := range a.Pix {
+		a.Pix[i], b.Pix[i] = 200, 200
+		if i%4 == 3 {
+			a.Pix[i], b.Pix[i] = 255, 255
+		}
+	}
+	box := [4]float64{0.5, 0.5, 9, 9} // whole pixels 1..8
+	if x, y, ok := firstDifference(a, b, box); !ok {
+		t.Errorf("equal images differ at (%d, %d)", x, y)
+	}
+	b.Pix[b.PixOffset(9, 9)] = 0 // outside the whole pixels of box
+	if _, _, ok := firstDifference(a, b, box); !ok {
+		t.Error("a pixel the box covers in part counts")
+	}
+	b.Pix[b.PixOffset(3, 7)+1] = 0
+	if x, y, ok := firstDifference(a, b, box); ok || x != 3 || y != 7 {
+		t.Errorf("firstDifference = (%d, %d, %v), want (3, 7, false)", x, y, ok)
+	}
+	if _, _, ok := firstDifference(a, a, [4]float64{0, 0, 11, 5}); ok {
+		t.Error("a box wider than the screenshot passes")
+	}
+}
