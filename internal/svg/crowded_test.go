@@ -2,7 +2,6 @@ package svg
 
 import (
 	"fmt"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -190,15 +189,7 @@ func TestCrowdedShareWheelsShowTheirColours(t *testing.T) {
 	if msg, err := exec.Command(bin, "-z", "2", "-o", out, in).CombinedOutput(); err != nil {
 		t.Fatalf("rsvg-convert: %v: %s", err, msg)
 	}
-	r, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	img, err := png.Decode(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, out)
 	bg := parseHex(lightInk.bg)
 	doc := string(f.SVG)
 	panels := panelRE.FindAllStringSubmatch(doc, -1)

@@ -2,6 +2,7 @@ package svg
 
 import (
 	"bytes"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -46,16 +47,7 @@ func TestPNG(t *testing.T) {
 // text colour, so that band holds many pixels near it.
 func checkPNG(t *testing.T, file string, f Figure, th Theme) {
 	t.Helper()
-	r, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	img, err := png.Decode(r)
-	if err != nil {
-		t.Errorf("%s: %v", file, err)
-		return
-	}
+	img := readPNG(t, file)
 	b := img.Bounds()
 	if b.Dx() != int(2*f.w+0.5) || b.Dy() != int(2*f.h+0.5) {
 		t.Errorf("%s (%s): %d×%d px, want %.0f×%.0f", f.Name, th, b.Dx(), b.Dy(), 2*f.w, 2*f.h)
@@ -91,4 +83,19 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// readPNG decodes the PNG file, failing the test when it cannot.
+func readPNG(t *testing.T, file string) image.Image {
+	t.Helper()
+	r, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	img, err := png.Decode(r)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return img
 }
