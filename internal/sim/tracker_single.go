@@ -249,14 +249,27 @@ func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 
 // fingerprint returns the fingerprint of a whole primary assignment: the
 // sum of term(k, owners[k]), with k·φ kept as a running sum rather than
-// multiplied out for every key.
+// multiplied out for every key. Four keys a round, summed into two
+// words, share the loop's counting and bounds checks and give the
+// processor independent hashes to overlap; addition being associative
+// mod 2⁶⁴, the sum is the same.
 func fingerprint(nodeHash []uint64, owners []timeline.NodeID) uint64 {
-	var fp, kg uint64
-	for _, o := range owners {
-		fp += keys.Mix64(nodeHash[o] + kg)
-		kg += 0x9e3779b97f4a7c15
+	const phi = 0x9e3779b97f4a7c15
+	var f0, f1, kg uint64
+	i := 0
+	for ; i+4 <= len(owners); i += 4 {
+		o := owners[i : i+4 : i+4]
+		f0 += keys.Mix64(nodeHash[o[0]] + kg)
+		f1 += keys.Mix64(nodeHash[o[1]] + (kg + phi))
+		f0 += keys.Mix64(nodeHash[o[2]] + (kg + 2*phi%(1<<64)))
+		f1 += keys.Mix64(nodeHash[o[3]] + (kg + 3*phi%(1<<64)))
+		kg += 4 * phi % (1 << 64)
 	}
-	return fp
+	for _, o := range owners[i:] {
+		f0 += keys.Mix64(nodeHash[o] + kg)
+		kg += phi
+	}
+	return f0 + f1
 }
 
 // fpAfter brings t.fp up to date once moves1 has applied a step: from the
