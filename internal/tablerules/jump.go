@@ -192,24 +192,42 @@ func (j *jump) Assign(lists [][]timeline.NodeID) {
 func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []timeline.NodeID) {
 	bucket, next := j.bucket, j.next[:len(j.bucket)]
 	first = first[:len(bucket)]
-	if nb < j.nb {
-		for i, b := range bucket {
-			if b >= nb {
-				nbk, nx := jumpNext(keys.At(i), int(nb))
-				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
-			}
-			first[i] = owner[b]
+	var at [jumpBlock]uint32
+	for lo := 0; lo < len(bucket); lo += jumpBlock {
+		hi := min(lo+jumpBlock, len(bucket))
+		var stale []uint32
+		if nb < j.nb {
+			stale = gatherAtLeast(&at, bucket[lo:hi], lo, nb)
+		} else {
+			stale = gatherStale(&at, bucket[lo:hi], next[lo:hi], lo, nb)
 		}
-	} else {
-		for i, b := range bucket {
-			if b >= nb || next[i] < nb {
-				nbk, nx := jumpNext(keys.At(i), int(nb))
-				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
-			}
-			first[i] = owner[b]
+		for _, i := range stale {
+			b, nx := jumpNext(keys.At(int(i)), int(nb))
+			bucket[i], next[i] = uint32(b), nx
 		}
+		ownersOf(first[lo:hi], bucket[lo:hi], owner)
 	}
 	j.nb = nb
+}
+
+// ownersOf writes the owner of every bucket of bucket into first.
+func ownersOf(first []timeline.NodeID, bucket []uint32, owner []timeline.NodeID) {
+	first = first[:len(bucket)]
+	for i, b := range bucket {
+		first[i] = owner[b]
+	}
+}
+
+// gatherStale gathers into at, without a branch, the keys lo+i that nb
+// buckets rehash: bucket[i] at or above nb, or next jump below it.
+func gatherStale(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32) []uint32 {
+	n := 0
+	next = next[:len(bucket)]
+	for i, b := range bucket {
+		at[n&(jumpBlock-1)] = uint32(lo + i)
+		n += placer.B2i(b >= nb) | placer.B2i(next[i] < nb)
+	}
+	return at[:n]
 }
 
 // noBucket marks a key not yet placed: no bucket count keeps it.
@@ -284,24 +302,47 @@ func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32
 	return at[:n]
 }
 
-// gatherBelow gathers into at, without a branch, the keys lo+i with
-// v[i] < x.
+// gatherBelow gathers into at the keys lo+i with v[i] < x. Such keys
+// are few (those a rising count passes), so eight values at a time are
+// passed over on their minimum, and only a group holding one is gathered,
+// without a branch.
 func gatherBelow(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
-	n := 0
-	for i, y := range v {
+	n, i := 0, 0
+	for ; i+8 <= len(v); i += 8 {
+		w := v[i : i+8 : i+8]
+		if min(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]) >= x {
+			continue
+		}
+		for e, y := range w {
+			at[n&(jumpBlock-1)] = uint32(lo + i + e)
+			n += placer.B2i(y < x)
+		}
+	}
+	for ; i < len(v); i++ {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += placer.B2i(y < x)
+		n += placer.B2i(v[i] < x)
 	}
 	return at[:n]
 }
 
-// gatherAtLeast gathers into at, without a branch, the keys lo+i with
-// v[i] ≥ x.
+// gatherAtLeast gathers into at the keys lo+i with v[i] ≥ x: few too
+// (the buckets a falling count drops), passed over eight at a time on
+// their maximum as gatherBelow does on its minimum.
 func gatherAtLeast(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
-	n := 0
-	for i, y := range v {
+	n, i := 0, 0
+	for ; i+8 <= len(v); i += 8 {
+		w := v[i : i+8 : i+8]
+		if max(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]) < x {
+			continue
+		}
+		for e, y := range w {
+			at[n&(jumpBlock-1)] = uint32(lo + i + e)
+			n += placer.B2i(y >= x)
+		}
+	}
+	for ; i < len(v); i++ {
 		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += placer.B2i(y >= x)
+		n += placer.B2i(v[i] >= x)
 	}
 	return at[:n]
 }
