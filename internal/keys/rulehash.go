@@ -182,6 +182,20 @@ func (k Keys64) At(i int) uint64 {
 	return uint64(k.h32[i])
 }
 
+// Fill writes the 64-bit hashes of keys lo to lo+len(dst)−1 into dst and
+// returns dst: one loop of plain loads, which a loop over many keys runs
+// ahead of its hashing rather than asking At, and its branch, per key.
+func (k Keys64) Fill(dst []uint64, lo int) []uint64 {
+	if k.h64 != nil {
+		copy(dst, k.h64[lo:lo+len(dst)])
+		return dst
+	}
+	for i, h := range k.h32[lo : lo+len(dst)] {
+		dst[i] = uint64(h)
+	}
+	return dst
+}
+
 // Each32 applies f to every key's bytes, by canonical index.
 func (c *KeyCache) Each32(f func([]byte) uint32) []uint32 {
 	out := make([]uint32, c.keys.Len())

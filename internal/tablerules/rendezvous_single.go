@@ -38,10 +38,7 @@ func (z *rendezvous) rankAllOne() {
 	var ks [rankBlock]uint64
 	for base := 0; base < K; base += rankBlock {
 		n := min(rankBlock, K-base)
-		for j := range n {
-			ks[j] = keys.At(base + j)
-		}
-		z.rankBatch(ks[:n], z.ids[base:base+n], z.hi[base:base+n])
+		z.rankBatch(keys.Fill(ks[:n], base), z.ids[base:base+n], z.hi[base:base+n])
 	}
 }
 
@@ -50,33 +47,23 @@ const rankBlock = 2048
 
 // rankBatch sets ids[j] to the best live node for the key of hash ks[j]
 // (see best) and hi[j] to the top 32 bits of their pair hash. With tagged
-// names it ranks two keys at a time, so that the two keys' hashes
-// overlap in the pipeline.
+// names it takes the packed maximum of every key against every live seed
+// at once (keys.MixMax), a block of at most rankBlock keys.
 func (z *rendezvous) rankBatch(ks []uint64, ids []timeline.NodeID, hi []uint32) {
-	j := 0
-	if len(z.liveTag) > 0 {
-		for ; j+1 < len(ks); j += 2 {
-			t0, t1 := z.top2(ks[j], ks[j+1])
-			ids[j], hi[j] = z.byRank[maxTagged-1-t0&(maxTagged-1)], uint32(t0>>32)
-			ids[j+1], hi[j+1] = z.byRank[maxTagged-1-t1&(maxTagged-1)], uint32(t1>>32)
+	if len(z.liveTag) == 0 {
+		for j, k := range ks {
+			id, s := z.best(k)
+			ids[j], hi[j] = id, uint32(s>>20)
 		}
+		return
 	}
-	for ; j < len(ks); j++ {
-		id, s := z.best(ks[j])
-		ids[j], hi[j] = id, uint32(s>>20)
+	var acc [rankBlock]uint64
+	top := acc[:len(ks)]
+	keys.MixMax(top, ks, z.liveSeed, z.liveTag, maxTagged-1)
+	ids, hi = ids[:len(top)], hi[:len(top)]
+	for j, t := range top {
+		ids[j], hi[j] = z.byRank[maxTagged-1-t&(maxTagged-1)], uint32(t>>32)
 	}
-}
-
-// top2 is best's packed maximum for two keys at once.
-func (z *rendezvous) top2(k0, k1 uint64) (uint64, uint64) {
-	var t0, t1 uint64
-	tags := z.liveTag[:len(z.liveSeed)]
-	for e, seed := range z.liveSeed {
-		tag := tags[e]
-		t0 = max(t0, keys.Mix64(k0^seed)&^(maxTagged-1)|tag)
-		t1 = max(t1, keys.Mix64(k1^seed)&^(maxTagged-1)|tag)
-	}
-	return t0, t1
 }
 
 // changesOne is rankChanges for one unweighted owner per key, from live
@@ -138,11 +125,7 @@ func (z *rendezvous) departOne(gone []bool, d *placer.Delta) bool {
 func gatherGone(at *[rankBlock]uint32, ids []timeline.NodeID, base int, gone []bool) int {
 	n, g := 0, slices.Index(gone, true)
 	if slices.Index(gone[g+1:], true) < 0 {
-		for i, id := range ids {
-			at[n&(rankBlock-1)] = uint32(base + i)
-			n += placer.B2i(int(id) == g)
-		}
-		return n
+		return gatherOwner(at, ids, base, timeline.NodeID(g))
 	}
 	for i, id := range ids {
 		at[n&(rankBlock-1)] = uint32(base + i)
@@ -151,21 +134,66 @@ func gatherGone(at *[rankBlock]uint32, ids []timeline.NodeID, base int, gone []b
 	return n
 }
 
-// joinOne offers one joining node m to every key.
-func (z *rendezvous) joinOne(m timeline.Member, d *placer.Delta) {
-	hs, seed := z.kc.Keys64(), z.Seed[m.ID]
-	ids, hi := z.ids, z.hi[:len(z.ids)]
-	for i := range ids {
-		k := hs.At(i)
-		x := keys.Mix64(k ^ seed)
-		if h := uint32(x >> 32); h < hi[i] || h == hi[i] && !z.outranks(k, x, m.ID, ids[i]) {
+// gatherOwner is gatherGone for one node g gone. Its keys are few (a
+// 1/n share), so eight owners at a time are passed over when none is g
+// (the minimum of their xor with g is not 0), and only a group holding
+// one is gathered, without a branch.
+func gatherOwner(at *[rankBlock]uint32, ids []timeline.NodeID, base int, g timeline.NodeID) int {
+	n, i := 0, 0
+	for ; i+8 <= len(ids); i += 8 {
+		w := ids[i : i+8 : i+8]
+		if min(w[0]^g, w[1]^g, w[2]^g, w[3]^g, w[4]^g, w[5]^g, w[6]^g, w[7]^g) != 0 {
 			continue
 		}
-		ids[i], hi[i] = m.ID, uint32(x>>32)
-		if d != nil {
-			d.Add(i, ids[i:i+1])
+		for e, id := range w {
+			at[n&(rankBlock-1)] = uint32(base + i + e)
+			n += placer.B2i(id == g)
 		}
 	}
+	for ; i < len(ids); i++ {
+		at[n&(rankBlock-1)] = uint32(base + i)
+		n += placer.B2i(ids[i] == g)
+	}
+	return n
+}
+
+// joinOne offers one joining node m to every key. A block's pair hashes
+// with m are computed together (keys.MixMax of one seed), and screened
+// without a branch on their top 32 bits (at least their owner's, hi); only
+// those few are then compared exactly.
+func (z *rendezvous) joinOne(m timeline.Member, d *placer.Delta) {
+	hs, seed := z.kc.Keys64(), []uint64{z.Seed[m.ID]}
+	ids, hi := z.ids, z.hi[:len(z.ids)]
+	var ks, xs [rankBlock]uint64
+	var at [rankBlock]uint32
+	for base := 0; base < len(ids); base += rankBlock {
+		blk := hs.Fill(ks[:min(rankBlock, len(ids)-base)], base)
+		x := xs[:len(blk)]
+		clear(x)
+		keys.MixMax(x, blk, seed, []uint64{0}, 0)
+		for _, j := range gatherJoin(&at, x, hi[base:base+len(x)]) {
+			i := base + int(j)
+			if h := uint32(x[j] >> 32); h == hi[i] && !z.outranks(blk[j], x[j], m.ID, ids[i]) {
+				continue
+			}
+			ids[i], hi[i] = m.ID, uint32(x[j]>>32)
+			if d != nil {
+				d.Add(i, ids[i:i+1])
+			}
+		}
+	}
+}
+
+// gatherJoin gathers into at, without a branch, the j whose pair hash
+// x[j] has top 32 bits at least hi[j], and returns them.
+func gatherJoin(at *[rankBlock]uint32, x []uint64, hi []uint32) []uint32 {
+	n := 0
+	hi = hi[:len(x)]
+	for j, v := range x {
+		at[n&(rankBlock-1)] = uint32(j)
+		n += placer.B2i(uint32(v>>32) >= hi[j])
+	}
+	return at[:n]
 }
 
 // mixedOne is changesOne for any other change: departures and several

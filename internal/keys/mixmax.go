@@ -1,0 +1,49 @@
+package keys
+
+// MixMax sets acc[i] to the largest of acc[i] and Mix64(ks[i]^seeds[e])
+// &^ low | tags[e] over every e, for every i < len(ks): for each key, the
+// best of a set of seeds by its mixed hash with each, the low bits that
+// low clears replaced by the seed's tag (a rule's tie-break). acc must be
+// at least as long as ks and tags as seeds.
+//
+// It is the inner loop of hashing every key against every node
+// (rendezvous), which a machine with 512-bit vectors (amd64 with
+// AVX-512F and DQ) runs eight keys an instruction; the result is the same
+// integers everywhere (mixMaxGo is the reference).
+func MixMax(acc, ks, seeds, tags []uint64, low uint64) {
+	acc, tags = acc[:len(ks)], tags[:len(seeds)]
+	if !hasMixMaxVector || len(seeds) == 0 {
+		mixMaxGo(acc, ks, seeds, tags, low)
+		return
+	}
+	n := len(ks) &^ (mixMaxBlock - 1)
+	if n > 0 {
+		mixMaxVector(&acc[0], &ks[0], n, &seeds[0], &tags[0], len(seeds), ^low)
+	}
+	if n == len(ks) {
+		return
+	}
+	// The last keys, fewer than a block, go through the vector loop
+	// padded: a block of wasted lanes still costs less than the keys in
+	// Go (a departure's keys come a few at a time).
+	var pk, pa [mixMaxBlock]uint64
+	copy(pk[:], ks[n:])
+	copy(pa[:], acc[n:])
+	mixMaxVector(&pa[0], &pk[0], mixMaxBlock, &seeds[0], &tags[0], len(seeds), ^low)
+	copy(acc[n:], pa[:])
+}
+
+// mixMaxBlock is the keys the vector loop takes at a time.
+const mixMaxBlock = 32
+
+// mixMaxGo is MixMax in Go, for any machine.
+func mixMaxGo(acc, ks, seeds, tags []uint64, low uint64) {
+	acc, tags = acc[:len(ks)], tags[:len(seeds)]
+	for i, k := range ks {
+		top := acc[i]
+		for e, s := range seeds {
+			top = max(top, Mix64(k^s)&^low|tags[e])
+		}
+		acc[i] = top
+	}
+}

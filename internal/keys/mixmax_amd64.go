@@ -1,0 +1,15 @@
+//go:build amd64 && !purego
+
+package keys
+
+import "golang.org/x/sys/cpu"
+
+// hasMixMaxVector is whether mixMaxVector can run: VPMULLQ is AVX-512DQ,
+// and cpu checks that the system saves the 512-bit registers.
+var hasMixMaxVector = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+
+// mixMaxVector is MixMax for the first n keys, n a multiple of
+// mixMaxBlock and m ≥ 1 seeds, keep being ^low (mixmax_amd64.s).
+//
+//go:noescape
+func mixMaxVector(acc, ks *uint64, n int, seeds, tags *uint64, m int, keep uint64)

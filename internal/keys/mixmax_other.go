@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package keys
+
+const hasMixMaxVector = false
+
+func mixMaxVector(acc, ks *uint64, n int, seeds, tags *uint64, m int, keep uint64) {
+	panic("unreachable")
+}

@@ -1,0 +1,77 @@
+package keys
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestMixMaxMatchesGo checks MixMax, on whatever loop the machine runs,
+// against mixMaxGo, for lengths around the vector block and seed counts
+// from none to more than a cluster's, with tags that decide ties and
+// accumulators that start above some maxima.
+func TestMixMaxMatchesGo(t *testing.T) {
+	t.Logf("vector loop: %v", hasMixMaxVector)
+	for _, n := range []int{0, 1, 31, 32, 33, 64, 95, 1000} {
+		for _, m := range []int{0, 1, 2, 7, 101} {
+			t.Run(fmt.Sprintf("keys=%d/seeds=%d", n, m), func(t *testing.T) {
+				ks, acc := make([]uint64, n), make([]uint64, n)
+				for i := range ks {
+					ks[i] = Mix64(uint64(i) + 17)
+					if i%3 == 0 {
+						ks[i] &= 0xffffffff // 32-bit hashes, zero-extended
+					}
+					if i%5 == 0 {
+						acc[i] = Mix64(uint64(i)) // a maximum carried in
+					}
+				}
+				seeds, tags := make([]uint64, m), make([]uint64, m)
+				for e := range seeds {
+					seeds[e], tags[e] = NameHash64(fmt.Sprint("node-", e)), uint64(4095-e)
+				}
+				want := slices.Clone(acc)
+				mixMaxGo(want, ks, seeds, tags, 4095)
+				MixMax(acc, ks, seeds, tags, 4095)
+				for i := range want {
+					if acc[i] != want[i] {
+						t.Fatalf("key %d: %#x, want %#x", i, acc[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestMixMaxPinned pins one value computed by hand from Mix64, so that
+// the reference itself cannot drift.
+func TestMixMaxPinned(t *testing.T) {
+	acc := []uint64{0}
+	MixMax(acc, []uint64{42}, []uint64{7, 9}, []uint64{1, 2}, 4095)
+	a, b := Mix64(42^7)&^4095|1, Mix64(42^9)&^4095|2
+	if want := max(a, b); acc[0] != want {
+		t.Fatalf("got %#x, want %#x", acc[0], want)
+	}
+}
+
+func BenchmarkMixMax(b *testing.B) {
+	ks, acc := make([]uint64, 2048), make([]uint64, 2048)
+	for i := range ks {
+		ks[i] = Mix64(uint64(i))
+	}
+	seeds, tags := make([]uint64, 100), make([]uint64, 100)
+	for e := range seeds {
+		seeds[e], tags[e] = Mix64(uint64(e)+1e9), uint64(e)
+	}
+	b.Run("keys=2048/seeds=100/loop=vector", func(b *testing.B) {
+		for b.Loop() {
+			MixMax(acc, ks, seeds, tags, 4095)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ks)*len(seeds)), "ns/pair")
+	})
+	b.Run("keys=2048/seeds=100/loop=go", func(b *testing.B) {
+		for b.Loop() {
+			mixMaxGo(acc, ks, seeds, tags, 4095)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ks)*len(seeds)), "ns/pair")
+	})
+}
