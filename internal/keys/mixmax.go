@@ -47,3 +47,37 @@ func mixMaxGo(acc, ks, seeds, tags []uint64, low uint64) {
 		acc[i] = top
 	}
 }
+
+// SumMix returns the sum mod 2⁶⁴ of Mix64(vs[j] + base + j·step) over
+// every j: a hash of a whole sequence as a sum of hashes of its terms,
+// each offset by its place (the tracker's fingerprint of an assignment,
+// vs being each key's owner's hash). With AVX-512 it runs eight terms an
+// instruction; the sum is the same integer everywhere (sumMixGo).
+func SumMix(vs []uint64, base, step uint64) uint64 {
+	n := 0
+	var sum uint64
+	if hasMixMaxVector {
+		n = len(vs) &^ (mixMaxBlock - 1)
+		if n > 0 {
+			var lanes, acc [mixMaxBlock]uint64
+			for j := range lanes {
+				lanes[j] = base + uint64(j)*step
+			}
+			sumMixVector(&acc, &vs[0], n, &lanes, mixMaxBlock*step)
+			for _, a := range acc {
+				sum += a
+			}
+		}
+	}
+	return sum + sumMixGo(vs[n:], base+uint64(n)*step, step)
+}
+
+// sumMixGo is SumMix in Go, for any machine.
+func sumMixGo(vs []uint64, base, step uint64) uint64 {
+	var sum uint64
+	for _, v := range vs {
+		sum += Mix64(v + base)
+		base += step
+	}
+	return sum
+}

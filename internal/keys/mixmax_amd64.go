@@ -13,3 +13,11 @@ var hasMixMaxVector = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 //
 //go:noescape
 func mixMaxVector(acc, ks *uint64, n int, seeds, tags *uint64, m int, keep uint64)
+
+// sumMixVector adds to acc[l], for every lane l < 32, Mix64(vs[j] + the
+// offset of j) over the j < n with j mod 32 = l: lanes[l] is lane l's
+// first offset, and each advances by step, 32 terms' worth, a round. n
+// is a multiple of mixMaxBlock (mixmax_amd64.s).
+//
+//go:noescape
+func sumMixVector(acc *[mixMaxBlock]uint64, vs *uint64, n int, lanes *[mixMaxBlock]uint64, step uint64)

@@ -7,3 +7,7 @@ const hasMixMaxVector = false
 func mixMaxVector(acc, ks *uint64, n int, seeds, tags *uint64, m int, keep uint64) {
 	panic("unreachable")
 }
+
+func sumMixVector(acc *[mixMaxBlock]uint64, vs *uint64, n int, lanes *[mixMaxBlock]uint64, step uint64) {
+	panic("unreachable")
+}

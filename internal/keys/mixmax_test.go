@@ -75,3 +75,41 @@ func BenchmarkMixMax(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ks)*len(seeds)), "ns/pair")
 	})
 }
+
+// TestSumMixMatchesGo checks SumMix against its definition, term by
+// term, for lengths around the vector block.
+func TestSumMixMatchesGo(t *testing.T) {
+	const step = 0x9e3779b97f4a7c15
+	for _, n := range []int{0, 1, 31, 32, 33, 64, 100, 1000, 4099} {
+		vs := make([]uint64, n)
+		var want uint64
+		for j := range vs {
+			vs[j] = NameHash64(fmt.Sprint("node-", j%7))
+			want += Mix64(vs[j] + 12345 + uint64(j)*step)
+		}
+		if got := SumMix(vs, 12345, step); got != want {
+			t.Errorf("%d terms: %#x, want %#x", n, got, want)
+		}
+		if got := sumMixGo(vs, 12345, step); got != want {
+			t.Errorf("%d terms in Go: %#x, want %#x", n, got, want)
+		}
+	}
+}
+
+func BenchmarkSumMix(b *testing.B) {
+	vs := make([]uint64, 2048)
+	for j := range vs {
+		vs[j] = Mix64(uint64(j % 101))
+	}
+	for _, loop := range []struct {
+		name string
+		f    func([]uint64, uint64, uint64) uint64
+	}{{"vector", SumMix}, {"go", sumMixGo}} {
+		b.Run("terms=2048/loop="+loop.name, func(b *testing.B) {
+			for b.Loop() {
+				loop.f(vs, 1, 0x9e3779b97f4a7c15)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(vs)), "ns/term")
+		})
+	}
+}

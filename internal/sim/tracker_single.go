@@ -248,29 +248,26 @@ func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 }
 
 // fingerprint returns the fingerprint of a whole primary assignment: the
-// sum of term(k, owners[k]), with k·φ kept as a running sum rather than
-// multiplied out for every key. Four keys a round, summed into two
-// words, share the loop's counting and bounds checks and give the
-// processor independent hashes to overlap; addition being associative
-// mod 2⁶⁴, the sum is the same.
+// sum of term(k, owners[k]), a block of keys at a time: their owners'
+// hashes are looked up into a buffer, whose terms keys.SumMix sums (with
+// 512-bit vectors where the machine has them). Addition being
+// associative mod 2⁶⁴, the sum is term's, key by key.
 func fingerprint(nodeHash []uint64, owners []timeline.NodeID) uint64 {
-	const phi = 0x9e3779b97f4a7c15
-	var f0, f1, kg uint64
-	i := 0
-	for ; i+4 <= len(owners); i += 4 {
-		o := owners[i : i+4 : i+4]
-		f0 += keys.Mix64(nodeHash[o[0]] + kg)
-		f1 += keys.Mix64(nodeHash[o[1]] + (kg + phi))
-		f0 += keys.Mix64(nodeHash[o[2]] + (kg + 2*phi%(1<<64)))
-		f1 += keys.Mix64(nodeHash[o[3]] + (kg + 3*phi%(1<<64)))
-		kg += 4 * phi % (1 << 64)
+	var buf [fpBlock]uint64
+	var fp uint64
+	for base := 0; base < len(owners); base += fpBlock {
+		blk := owners[base:min(base+fpBlock, len(owners))]
+		hs := buf[:len(blk)]
+		for j, o := range blk {
+			hs[j] = nodeHash[o]
+		}
+		fp += keys.SumMix(hs, uint64(base)*fpStep, fpStep)
 	}
-	for _, o := range owners[i:] {
-		f0 += keys.Mix64(nodeHash[o] + kg)
-		kg += phi
-	}
-	return f0 + f1
+	return fp
 }
+
+// fpBlock is how many keys fingerprint hashes at a time.
+const fpBlock = 2048
 
 // fpAfter brings t.fp up to date once moves1 has applied a step: from the
 // sparse log, the old and the new term of every moved key, or, when the
