@@ -81,7 +81,21 @@ func jumpNext(key uint64, n int) (int, uint32) {
 		key = key*2862933555777941757 + 1
 		j = int64(float64(b+1) * (float64(int64(1)<<31) / float64((key>>33)+1)))
 	}
-	return int(b), uint32(min(j, math.MaxUint32))
+	return int(b), jumpCap(j)
+}
+
+// jumpCap is a next jump as jumpNext returns it, capped at 2³²−1.
+func jumpCap(j int64) uint32 { return uint32(min(j, math.MaxUint32)) }
+
+// rejump rehashes, for nb buckets, every key of idx whose bucket nb can
+// change: at or above nb, or next jump below it.
+func (j *jump) rejump(keys keys.Keys64, idx []uint32, nb uint32) {
+	for _, i := range idx {
+		if j.bucket[i] >= nb || j.next[i] < nb {
+			b, nx := jumpNext(keys.At(int(i)), int(nb))
+			j.bucket[i], j.next[i] = uint32(b), nx
+		}
+	}
 }
 
 func (j *jump) Update(st *timeline.State) []string {
@@ -201,10 +215,7 @@ func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []timeline.NodeI
 		} else {
 			stale = gatherStale(&at, bucket[lo:hi], next[lo:hi], lo, nb)
 		}
-		for _, i := range stale {
-			b, nx := jumpNext(keys.At(int(i)), int(nb))
-			bucket[i], next[i] = uint32(b), nx
-		}
+		j.rejump(keys, stale, nb)
 		ownersOf(first[lo:hi], bucket[lo:hi], owner)
 	}
 	j.nb = nb
@@ -272,11 +283,8 @@ func (j *jump) Delta(d *placer.Delta) bool {
 		default:
 			stale = gatherDelta(&at, j.bucket[lo:hi], j.next[lo:hi], lo, nb, changed)
 		}
+		j.rejump(keys, stale, nb)
 		for _, i := range stale {
-			if b := j.bucket[i]; b >= nb || j.next[i] < nb {
-				nbk, next := jumpNext(keys.At(int(i)), int(nb))
-				j.bucket[i], j.next[i] = uint32(nbk), next
-			}
 			d.AddFrom(int(i), pref, int(j.bucket[i]))
 		}
 	}
