@@ -1,5 +1,11 @@
 package keys
 
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+)
+
 // MixMax sets acc[i] to the largest of acc[i] and Mix64(ks[i]^seeds[e])
 // &^ low | tags[e] over every e, for every i < len(ks): for each key, the
 // best of a set of seeds by its mixed hash with each, the low bits that
@@ -77,6 +83,38 @@ func sumMixGo(vs []uint64, base, step uint64) uint64 {
 	var sum uint64
 	for _, v := range vs {
 		sum += Mix64(v + base)
+		base += step
+	}
+	return sum
+}
+
+// SumMixOf is SumMix of the values table[idx[j]]: a sequence given as
+// indices into a table of hashes (the tracker's owners, by NodeID). Every
+// index must be below len(table): it panics otherwise, as indexing does.
+func SumMixOf[T ~uint16](table []uint64, idx []T, base, step uint64) uint64 {
+	n := 0
+	var sum uint64
+	if hasMixMaxVector && len(table) > 0 {
+		n = len(idx) &^ (mixMaxBlock - 1)
+		if n > 0 {
+			var lanes, acc [mixMaxBlock]uint64
+			var top [8]uint64
+			for j := range lanes {
+				lanes[j] = base + uint64(j)*step
+			}
+			p := (*uint16)(unsafe.Pointer(&idx[0])) // T's underlying type is uint16
+			sumMixOfVector(&acc, &top, &table[0], uint64(len(table)-1), p, n, &lanes, mixMaxBlock*step)
+			if m := slices.Max(top[:]); m >= uint64(len(table)) {
+				panic(fmt.Sprintf("keys.SumMixOf: index %d out of range [0:%d]", m, len(table)))
+			}
+			for _, a := range acc {
+				sum += a
+			}
+		}
+	}
+	base += uint64(n) * step
+	for _, i := range idx[n:] {
+		sum += Mix64(table[i] + base)
 		base += step
 	}
 	return sum

@@ -21,3 +21,11 @@ func mixMaxVector(acc, ks *uint64, n int, seeds, tags *uint64, m int, keep uint6
 //
 //go:noescape
 func sumMixVector(acc *[mixMaxBlock]uint64, vs *uint64, n int, lanes *[mixMaxBlock]uint64, step uint64)
+
+// sumMixOfVector is sumMixVector of the values table[idx[j]], each index
+// clamped to last (len(table)−1) so that no load leaves the table; top
+// receives the largest index seen in each lane, for the caller to check
+// (mixmax_amd64.s).
+//
+//go:noescape
+func sumMixOfVector(acc *[mixMaxBlock]uint64, top *[8]uint64, table *uint64, last uint64, idx *uint16, n int, lanes *[mixMaxBlock]uint64, step uint64)

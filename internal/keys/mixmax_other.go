@@ -11,3 +11,7 @@ func mixMaxVector(acc, ks *uint64, n int, seeds, tags *uint64, m int, keep uint6
 func sumMixVector(acc *[mixMaxBlock]uint64, vs *uint64, n int, lanes *[mixMaxBlock]uint64, step uint64) {
 	panic("unreachable")
 }
+
+func sumMixOfVector(acc *[mixMaxBlock]uint64, top *[8]uint64, table *uint64, last uint64, idx *uint16, n int, lanes *[mixMaxBlock]uint64, step uint64) {
+	panic("unreachable")
+}

@@ -113,3 +113,70 @@ func BenchmarkSumMix(b *testing.B) {
 		})
 	}
 }
+
+// node is a uint16 index type, as timeline.NodeID is.
+type node uint16
+
+// TestSumMixOfMatchesDefinition checks SumMixOf term by term, with the
+// largest index in every lane position, and that an index past the table
+// panics, inside the vector block and after it.
+func TestSumMixOfMatchesDefinition(t *testing.T) {
+	const step = 0x9e3779b97f4a7c15
+	table := make([]uint64, 101)
+	for i := range table {
+		table[i] = NameHash64(fmt.Sprint("node-", i))
+	}
+	for _, n := range []int{0, 1, 31, 32, 33, 64, 100, 1000, 4099} {
+		idx := make([]node, n)
+		var want uint64
+		for j := range idx {
+			idx[j] = node(Mix64(uint64(j)) % uint64(len(table)))
+			if j%37 == 0 {
+				idx[j] = node(len(table) - 1)
+			}
+			want += Mix64(table[idx[j]] + 99 + uint64(j)*step)
+		}
+		if got := SumMixOf(table, idx, 99, step); got != want {
+			t.Errorf("%d terms: %#x, want %#x", n, got, want)
+		}
+	}
+	for _, at := range []int{0, 5, 31, 40} {
+		idx := make([]node, 41)
+		idx[at] = node(len(table))
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("index %d past the table at %d: no panic", len(table), at)
+				}
+			}()
+			SumMixOf(table, idx, 0, step)
+		}()
+	}
+}
+
+func BenchmarkSumMixOf(b *testing.B) {
+	table := make([]uint64, 101)
+	for i := range table {
+		table[i] = Mix64(uint64(i))
+	}
+	idx := make([]node, 2048)
+	for j := range idx {
+		idx[j] = node(Mix64(uint64(j)) % 101)
+	}
+	b.Run("terms=2048/loop=vector", func(b *testing.B) {
+		for b.Loop() {
+			SumMixOf(table, idx, 1, 0x9e3779b97f4a7c15)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(idx)), "ns/term")
+	})
+	b.Run("terms=2048/loop=lookup-then-vector", func(b *testing.B) {
+		var vs [2048]uint64
+		for b.Loop() {
+			for j, i := range idx {
+				vs[j] = table[i]
+			}
+			SumMix(vs[:], 1, 0x9e3779b97f4a7c15)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(idx)), "ns/term")
+	})
+}

@@ -248,26 +248,12 @@ func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 }
 
 // fingerprint returns the fingerprint of a whole primary assignment: the
-// sum of term(k, owners[k]), a block of keys at a time: their owners'
-// hashes are looked up into a buffer, whose terms keys.SumMix sums (with
-// 512-bit vectors where the machine has them). Addition being
-// associative mod 2⁶⁴, the sum is term's, key by key.
+// sum of term(k, owners[k]), which keys.SumMixOf adds up from the owners'
+// hashes by NodeID (with 512-bit vectors where the machine has them).
+// Addition being associative mod 2⁶⁴, the sum is term's, key by key.
 func fingerprint(nodeHash []uint64, owners []timeline.NodeID) uint64 {
-	var buf [fpBlock]uint64
-	var fp uint64
-	for base := 0; base < len(owners); base += fpBlock {
-		blk := owners[base:min(base+fpBlock, len(owners))]
-		hs := buf[:len(blk)]
-		for j, o := range blk {
-			hs[j] = nodeHash[o]
-		}
-		fp += keys.SumMix(hs, uint64(base)*fpStep, fpStep)
-	}
-	return fp
+	return keys.SumMixOf(nodeHash, owners, 0, fpStep)
 }
-
-// fpBlock is how many keys fingerprint hashes at a time.
-const fpBlock = 2048
 
 // fpAfter brings t.fp up to date once moves1 has applied a step: from the
 // sparse log, the old and the new term of every moved key, or, when the
