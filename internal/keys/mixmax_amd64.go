@@ -29,3 +29,10 @@ func sumMixVector(acc *[mixMaxBlock]uint64, vs *uint64, n int, lanes *[mixMaxBlo
 //
 //go:noescape
 func sumMixOfVector(acc *[mixMaxBlock]uint64, top *[8]uint64, table *uint64, last uint64, idx *uint16, n int, lanes *[mixMaxBlock]uint64, step uint64)
+
+// pickModVector is PickMod for the first n keys, n a multiple of
+// mixMaxBlock, from the table widened to 32 bits, m and d being FastMod's
+// (mixmax_amd64.s).
+//
+//go:noescape
+func pickModVector(dst *uint16, pos *uint32, n int, table *uint32, m, d uint64)

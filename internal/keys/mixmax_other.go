@@ -15,3 +15,7 @@ func sumMixVector(acc *[mixMaxBlock]uint64, vs *uint64, n int, lanes *[mixMaxBlo
 func sumMixOfVector(acc *[mixMaxBlock]uint64, top *[8]uint64, table *uint64, last uint64, idx *uint16, n int, lanes *[mixMaxBlock]uint64, step uint64) {
 	panic("unreachable")
 }
+
+func pickModVector(dst *uint16, pos *uint32, n int, table *uint32, m, d uint64) {
+	panic("unreachable")
+}

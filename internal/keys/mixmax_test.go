@@ -180,3 +180,59 @@ func BenchmarkSumMixOf(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(idx)), "ns/term")
 	})
 }
+
+// TestPickModMatchesMod checks PickMod against p % n, for table sizes
+// from 1 to the largest, lengths around the vector block, and positions
+// up to 2³²−1.
+func TestPickModMatchesMod(t *testing.T) {
+	for _, size := range []int{1, 2, 3, 100, 101, 65535} {
+		table := make([]node, size)
+		for i := range table {
+			table[i] = node(Mix64(uint64(i)))
+		}
+		for _, n := range []int{0, 1, 31, 32, 33, 64, 1000} {
+			pos := make([]uint32, n)
+			for i := range pos {
+				pos[i] = uint32(Mix64(uint64(i*size + n)))
+			}
+			// The last remainder of a bucket (p mod size = size−1) is where
+			// the product's low half carries into the high one.
+			for i := range pos[:n/2] {
+				q := uint32(Mix64(uint64(i))) / uint32(size)
+				pos[i] = q*uint32(size) + uint32(size-1)
+			}
+			if n > 2 {
+				pos[0], pos[1] = 0, ^uint32(0)
+			}
+			dst := make([]node, n)
+			PickMod(dst, pos, table)
+			for i, p := range pos {
+				if want := table[p%uint32(size)]; dst[i] != want {
+					t.Fatalf("table of %d, %d keys: key %d (position %d) picks %d, want %d", size, n, i, p, dst[i], want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkPickMod(b *testing.B) {
+	table := make([]node, 101)
+	for i := range table {
+		table[i] = node(i)
+	}
+	pos, dst := make([]uint32, 4096), make([]node, 4096)
+	for i := range pos {
+		pos[i] = uint32(Mix64(uint64(i)))
+	}
+	for _, loop := range []struct {
+		name string
+		f    func()
+	}{{"vector", func() { PickMod(dst, pos, table) }}, {"go", func() { pickModGo(dst, pos, table, NewFastMod(101)) }}} {
+		b.Run("keys=4096/table=101/loop="+loop.name, func(b *testing.B) {
+			for b.Loop() {
+				loop.f()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pos)), "ns/key")
+		})
+	}
+}

@@ -203,9 +203,8 @@ func (j *jump) Assign(lists [][]timeline.NodeID) {
 // bucket for every count from bucket+1 up to its next jump, so only the
 // others are hashed again; when the count falls, every next jump is at
 // or above the old count and so above nb, and only the bucket is read.
-func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []timeline.NodeID) {
+func (j *jump) rehash(hs keys.Keys64, nb uint32, first, owner []timeline.NodeID) {
 	bucket, next := j.bucket, j.next[:len(j.bucket)]
-	first = first[:len(bucket)]
 	var at [jumpBlock]uint32
 	for lo := 0; lo < len(bucket); lo += jumpBlock {
 		hi := min(lo+jumpBlock, len(bucket))
@@ -215,18 +214,10 @@ func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []timeline.NodeI
 		} else {
 			stale = gatherStale(&at, bucket[lo:hi], next[lo:hi], lo, nb)
 		}
-		j.rejump(keys, stale, nb)
-		ownersOf(first[lo:hi], bucket[lo:hi], owner)
+		j.rejump(hs, stale, nb)
 	}
+	keys.PickMod(first, bucket, owner) // every bucket is below nb = len(owner): the mod keeps it
 	j.nb = nb
-}
-
-// ownersOf writes the owner of every bucket of bucket into first.
-func ownersOf(first []timeline.NodeID, bucket []uint32, owner []timeline.NodeID) {
-	first = first[:len(bucket)]
-	for i, b := range bucket {
-		first[i] = owner[b]
-	}
 }
 
 // gatherStale gathers into at, without a branch, the keys lo+i that nb
