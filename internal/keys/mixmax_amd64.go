@@ -36,3 +36,13 @@ func sumMixOfVector(acc *[mixMaxBlock]uint64, top *[8]uint64, table *uint64, las
 //
 //go:noescape
 func pickModVector(dst *uint16, pos *uint32, n int, table *uint32, m, d uint64)
+
+// mixAtLeast32Vector and mixAtLeast64Vector are Keys64.AtLeast for the
+// first n keys, n a multiple of mixMaxBlock, of 32-bit and 64-bit
+// hashes (mixmax_amd64.s).
+//
+//go:noescape
+func mixAtLeast32Vector(mask *uint8, ks *uint32, hi *uint32, n int, seed uint64)
+
+//go:noescape
+func mixAtLeast64Vector(mask *uint8, ks *uint64, hi *uint32, n int, seed uint64)

@@ -19,3 +19,11 @@ func sumMixOfVector(acc *[mixMaxBlock]uint64, top *[8]uint64, table *uint64, las
 func pickModVector(dst *uint16, pos *uint32, n int, table *uint32, m, d uint64) {
 	panic("unreachable")
 }
+
+func mixAtLeast32Vector(mask *uint8, ks *uint32, hi *uint32, n int, seed uint64) {
+	panic("unreachable")
+}
+
+func mixAtLeast64Vector(mask *uint8, ks *uint64, hi *uint32, n int, seed uint64) {
+	panic("unreachable")
+}

@@ -236,3 +236,48 @@ func BenchmarkPickMod(b *testing.B) {
 		})
 	}
 }
+
+// TestAtLeastMatchesDefinition checks Keys64.AtLeast bit by bit, for
+// 32-bit and 64-bit key hashes, lengths around the vector block, and
+// bounds equal to a key's top bits (set: at least), one above (clear)
+// and random.
+func TestAtLeastMatchesDefinition(t *testing.T) {
+	const seed = 0x1234567890abcdef
+	h64, h32 := make([]uint64, 1100), make([]uint32, 1100)
+	for i := range h64 {
+		h64[i] = Mix64(uint64(i) + 5)
+		h32[i] = uint32(h64[i] >> 7)
+	}
+	for _, ks := range []Keys64{{h64: h64}, {h32: h32}} {
+		for _, lo := range []int{0, 3} {
+			for _, n := range []int{0, 1, 31, 32, 33, 64, 100, 1000} {
+				hi := make([]uint32, n)
+				for j := range hi {
+					top := uint32(Mix64(ks.At(lo+j)^seed) >> 32)
+					switch j % 3 {
+					case 0:
+						hi[j] = top
+					case 1:
+						hi[j] = top + 1
+					default:
+						hi[j] = uint32(Mix64(uint64(j)))
+					}
+				}
+				mask := make([]uint8, (n+7)/8)
+				for b := range mask {
+					mask[b] = 0xa5 // cleared where no bit is set
+				}
+				ks.AtLeast(mask, lo, seed, hi)
+				for j := range hi {
+					want := uint32(Mix64(ks.At(lo+j)^seed)>>32) >= hi[j]
+					if got := mask[j/8]>>(j%8)&1 == 1; got != want {
+						t.Fatalf("64-bit keys %v, from %d, %d keys: bit %d is %v, want %v", ks.h64 != nil, lo, n, j, got, want)
+					}
+				}
+				if n%8 != 0 && mask[n/8]>>(n%8) != 0 {
+					t.Fatalf("%d keys: bits past the last key set: %#x", n, mask[n/8])
+				}
+			}
+		}
+	}
+}

@@ -283,3 +283,27 @@ func DetLog(x float64) float64 {
 	k := float64(e)
 	return float64(k*ln2Hi) + (lnf + float64(k*ln2Lo))
 }
+
+// AtLeast sets bit j%8 of mask[j/8] exactly where the top 32 bits of
+// Mix64(key(lo+j) ^ seed) are at least hi[j], for every j < len(hi), and
+// clears the others: which keys a new seed (a joining rendezvous node)
+// may take from the owners whose hashes' top bits are hi. mask must hold
+// ⌈len(hi)/8⌉ bytes. With AVX-512 it takes eight keys an instruction.
+func (k Keys64) AtLeast(mask []uint8, lo int, seed uint64, hi []uint32) {
+	mask = mask[:(len(hi)+7)/8]
+	n := 0
+	if hasMixMaxVector {
+		n = len(hi) &^ (mixMaxBlock - 1)
+		if n > 0 && k.h64 != nil {
+			mixAtLeast64Vector(&mask[0], &k.h64[lo], &hi[0], n, seed)
+		} else if n > 0 {
+			mixAtLeast32Vector(&mask[0], &k.h32[lo], &hi[0], n, seed)
+		}
+	}
+	clear(mask[n/8:])
+	for j := n; j < len(hi); j++ {
+		if uint32(Mix64(k.At(lo+j)^seed)>>32) >= hi[j] {
+			mask[j/8] |= 1 << (j % 8)
+		}
+	}
+}

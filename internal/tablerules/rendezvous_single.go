@@ -1,6 +1,7 @@
 package tablerules
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/ringreport/ringreport/internal/keys"
@@ -157,43 +158,32 @@ func gatherOwner(at *[rankBlock]uint32, ids []timeline.NodeID, base int, g timel
 	return n
 }
 
-// joinOne offers one joining node m to every key. A block's pair hashes
-// with m are computed together (keys.MixMax of one seed), and screened
-// without a branch on their top 32 bits (at least their owner's, hi); only
-// those few are then compared exactly.
+// joinOne offers one joining node m to every key. A block's keys are
+// screened together on the top 32 bits of their pair hash with m, at
+// least their owner's (keys.Keys64.AtLeast); only those few are then
+// compared exactly.
 func (z *rendezvous) joinOne(m timeline.Member, d *placer.Delta) {
-	hs, seed := z.kc.Keys64(), []uint64{z.Seed[m.ID]}
+	hs, seed := z.kc.Keys64(), z.Seed[m.ID]
 	ids, hi := z.ids, z.hi[:len(z.ids)]
-	var ks, xs [rankBlock]uint64
-	var at [rankBlock]uint32
+	var mask [rankBlock / 8]uint8
 	for base := 0; base < len(ids); base += rankBlock {
-		blk := hs.Fill(ks[:min(rankBlock, len(ids)-base)], base)
-		x := xs[:len(blk)]
-		clear(x)
-		keys.MixMax(x, blk, seed, []uint64{0}, 0)
-		for _, j := range gatherJoin(&at, x, hi[base:base+len(x)]) {
-			i := base + int(j)
-			if h := uint32(x[j] >> 32); h == hi[i] && !z.outranks(blk[j], x[j], m.ID, ids[i]) {
-				continue
-			}
-			ids[i], hi[i] = m.ID, uint32(x[j]>>32)
-			if d != nil {
-				d.Add(i, ids[i:i+1])
+		n := min(rankBlock, len(ids)-base)
+		hs.AtLeast(mask[:], base, seed, hi[base:base+n])
+		for b, bm := range mask[:(n+7)/8] {
+			for ; bm != 0; bm &= bm - 1 {
+				i := base + 8*b + bits.TrailingZeros8(bm)
+				k := hs.At(i)
+				x := keys.Mix64(k ^ seed)
+				if h := uint32(x >> 32); h == hi[i] && !z.outranks(k, x, m.ID, ids[i]) {
+					continue
+				}
+				ids[i], hi[i] = m.ID, uint32(x>>32)
+				if d != nil {
+					d.Add(i, ids[i:i+1])
+				}
 			}
 		}
 	}
-}
-
-// gatherJoin gathers into at, without a branch, the j whose pair hash
-// x[j] has top 32 bits at least hi[j], and returns them.
-func gatherJoin(at *[rankBlock]uint32, x []uint64, hi []uint32) []uint32 {
-	n := 0
-	hi = hi[:len(x)]
-	for j, v := range x {
-		at[n&(rankBlock-1)] = uint32(j)
-		n += placer.B2i(uint32(v>>32) >= hi[j])
-	}
-	return at[:n]
 }
 
 // mixedOne is changesOne for any other change: departures and several
