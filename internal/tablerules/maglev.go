@@ -173,8 +173,9 @@ func (g *maglev) Populate() []int {
 	table, m := g.table, g.m
 	taken := make([]uint64, (m+63)/64) // occupancy, small enough for L1
 	var tail *maglevTail
+	tailAt := m - tailEntries(m)
 	for filled, turn := 0, 1; filled < m; turn++ {
-		if tail == nil && m-filled <= tailEntries(m) {
+		if tail == nil && filled >= tailAt {
 			tail = newMaglevTail(taken, m)
 		}
 		for i := range es {
