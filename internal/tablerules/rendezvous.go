@@ -49,6 +49,7 @@ type rendezvous struct {
 	sc       []float64         // scores beside ids, or nil with one unweighted owner
 	hi       []uint32          // with one unweighted owner: x>>32 of each key's owner
 	undo     rendezvousUndo
+	leaving  []uint32 // departOne's scratch: the keys of the departed node
 }
 
 // RendezvousKind is rendezvous hashing's registry entry.

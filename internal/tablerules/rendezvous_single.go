@@ -91,33 +91,46 @@ func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Me
 
 // departOne ranks afresh the keys whose owner is gone, and records them
 // with their owners as the undo record; it reports whether the record is
-// complete (within maxUndoShare). It first gathers each block's departing
-// keys without a branch, so that their scattered hashes load together.
+// complete (within maxUndoShare). It first gathers the departing keys
+// without a branch, block by block, then ranks them rankBlock at a time
+// (a block of the key array holds only a 1/n share of them), their
+// scattered hashes loaded together.
 func (z *rendezvous) departOne(gone []bool, d *placer.Delta) bool {
+	ids := z.ids
+	var at [rankBlock]uint32
+	z.leaving = z.leaving[:0]
+	for base := 0; base < len(ids); base += rankBlock {
+		n := gatherGone(&at, ids[base:min(base+rankBlock, len(ids))], base, gone)
+		z.leaving = append(z.leaving, at[:n]...)
+	}
+	for lo := 0; lo < len(z.leaving); lo += rankBlock {
+		z.rerank(z.leaving[lo:min(lo+rankBlock, len(z.leaving))], d)
+	}
+	return len(z.undo.keys) <= len(ids)/maxUndoShare
+}
+
+// rerank ranks afresh the keys of at (at most rankBlock), recording them
+// with their owners in the undo record while it is within maxUndoShare.
+func (z *rendezvous) rerank(at []uint32, d *placer.Delta) {
 	keys, u := z.kc.Keys64(), &z.undo
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	limit := len(ids) / maxUndoShare
-	var at [rankBlock]uint32
 	var ks [rankBlock]uint64
 	var nid [rankBlock]timeline.NodeID
 	var nhi [rankBlock]uint32
-	for base := 0; base < len(ids); base += rankBlock {
-		n := gatherGone(&at, ids[base:min(base+rankBlock, len(ids))], base, gone)
-		for j, i := range at[:n] {
-			ks[j] = keys.At(int(i))
+	for j, i := range at {
+		ks[j] = keys.At(int(i))
+	}
+	z.rankBatch(ks[:len(at)], nid[:len(at)], nhi[:len(at)])
+	for j, i := range at {
+		if len(u.keys) <= limit {
+			u.keys, u.owners = append(u.keys, i), append(u.owners, ids[i])
 		}
-		z.rankBatch(ks[:n], nid[:n], nhi[:n])
-		for j, i := range at[:n] {
-			if len(u.keys) <= limit {
-				u.keys, u.owners = append(u.keys, i), append(u.owners, ids[i])
-			}
-			ids[i], hi[i] = nid[j], nhi[j]
-			if d != nil {
-				d.Add(int(i), ids[i:i+1])
-			}
+		ids[i], hi[i] = nid[j], nhi[j]
+		if d != nil {
+			d.Add(int(i), ids[i:i+1])
 		}
 	}
-	return len(u.keys) <= limit
 }
 
 // gatherGone gathers into at, without a branch, the keys base+i whose
