@@ -46,3 +46,14 @@ func mixAtLeast32Vector(mask *uint8, ks *uint32, hi *uint32, n int, seed uint64)
 
 //go:noescape
 func mixAtLeast64Vector(mask *uint8, ks *uint64, hi *uint32, n int, seed uint64)
+
+// selectBelowVector and selectAtLeastVector are SelectBelow and
+// SelectAtLeast for the first n values, n a multiple of 16, idx holding
+// the first sixteen indices; they return how many they wrote
+// (mixmax_amd64.s).
+//
+//go:noescape
+func selectBelowVector(at *uint32, v *uint32, n int, idx *[16]uint32, x uint32) int
+
+//go:noescape
+func selectAtLeastVector(at *uint32, v *uint32, n int, idx *[16]uint32, x uint32) int

@@ -27,3 +27,11 @@ func mixAtLeast32Vector(mask *uint8, ks *uint32, hi *uint32, n int, seed uint64)
 func mixAtLeast64Vector(mask *uint8, ks *uint64, hi *uint32, n int, seed uint64) {
 	panic("unreachable")
 }
+
+func selectBelowVector(at *uint32, v *uint32, n int, idx *[16]uint32, x uint32) int {
+	panic("unreachable")
+}
+
+func selectAtLeastVector(at *uint32, v *uint32, n int, idx *[16]uint32, x uint32) int {
+	panic("unreachable")
+}

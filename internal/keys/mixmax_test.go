@@ -281,3 +281,36 @@ func TestAtLeastMatchesDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectMatchesDefinition checks SelectBelow and SelectAtLeast, index
+// by index, for lengths around the vector's sixteen lanes, densities from
+// none to all, and values equal to the bound.
+func TestSelectMatchesDefinition(t *testing.T) {
+	for _, n := range []int{0, 1, 15, 16, 17, 100, 2048} {
+		for _, every := range []int{1, 2, 7, 1000, 1 << 30} {
+			v := make([]uint32, n)
+			const x = 1000
+			for i := range v {
+				v[i] = x + 1 + uint32(Mix64(uint64(i))%5)
+				if i%every == 0 {
+					v[i] = x - uint32(i%2) // equal to the bound, or below it
+				}
+			}
+			var below, atLeast []uint32
+			for i, y := range v {
+				if y < x {
+					below = append(below, uint32(7+i))
+				} else {
+					atLeast = append(atLeast, uint32(7+i))
+				}
+			}
+			at := make([]uint32, n+SelectSlack)
+			if got := SelectBelow(at, v, 7, x); !slices.Equal(got, below) {
+				t.Fatalf("%d values, every %d: below %v, want %v", n, every, got, below)
+			}
+			if got := SelectAtLeast(at, v, 7, x); !slices.Equal(got, atLeast) {
+				t.Fatalf("%d values, every %d: at least %v, want %v", n, every, got, atLeast)
+			}
+		}
+	}
+}

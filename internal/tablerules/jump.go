@@ -205,7 +205,7 @@ func (j *jump) Assign(lists [][]timeline.NodeID) {
 // or above the old count and so above nb, and only the bucket is read.
 func (j *jump) rehash(hs keys.Keys64, nb uint32, first, owner []timeline.NodeID) {
 	bucket, next := j.bucket, j.next[:len(j.bucket)]
-	var at [jumpBlock]uint32
+	var at jumpAt
 	for lo := 0; lo < len(bucket); lo += jumpBlock {
 		hi := min(lo+jumpBlock, len(bucket))
 		var stale []uint32
@@ -222,7 +222,7 @@ func (j *jump) rehash(hs keys.Keys64, nb uint32, first, owner []timeline.NodeID)
 
 // gatherStale gathers into at, without a branch, the keys lo+i that nb
 // buckets rehash: bucket[i] at or above nb, or next jump below it.
-func gatherStale(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32) []uint32 {
+func gatherStale(at *jumpAt, bucket, next []uint32, lo int, nb uint32) []uint32 {
 	n := 0
 	next = next[:len(bucket)]
 	for i, b := range bucket {
@@ -262,7 +262,7 @@ func (j *jump) Delta(d *placer.Delta) bool {
 	// keys of the buckets dropped: one array tells.
 	kept := !slices.Contains(same, false)
 	keys := j.kc.Keys64()
-	var at [jumpBlock]uint32
+	var at jumpAt
 	for lo := 0; lo < len(j.bucket); lo += jumpBlock {
 		hi := min(lo+jumpBlock, len(j.bucket))
 		var stale []uint32
@@ -291,7 +291,7 @@ const jumpBlock = 2048
 // or whose bucket's list changed (changed[bucket] = 1).
 //
 //go:noinline
-func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32, changed []uint8) []uint32 {
+func gatherDelta(at *jumpAt, bucket, next []uint32, lo int, nb uint32, changed []uint8) []uint32 {
 	n := 0
 	next = next[:len(bucket)]
 	for i, b := range bucket {
@@ -301,50 +301,21 @@ func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32
 	return at[:n]
 }
 
-// gatherBelow gathers into at the keys lo+i with v[i] < x. Such keys
-// are few (those a rising count passes), so eight values at a time are
-// passed over on their minimum, and only a group holding one is gathered,
-// without a branch.
-func gatherBelow(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
-	n, i := 0, 0
-	for ; i+8 <= len(v); i += 8 {
-		w := v[i : i+8 : i+8]
-		if min(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]) >= x {
-			continue
-		}
-		for e, y := range w {
-			at[n&(jumpBlock-1)] = uint32(lo + i + e)
-			n += placer.B2i(y < x)
-		}
-	}
-	for ; i < len(v); i++ {
-		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += placer.B2i(v[i] < x)
-	}
-	return at[:n]
+// gatherBelow gathers into at the keys lo+i with v[i] < x: few (those
+// a rising count passes), picked out by keys.SelectBelow.
+func gatherBelow(at *jumpAt, v []uint32, lo int, x uint32) []uint32 {
+	return keys.SelectBelow(at[:], v, lo, x)
 }
 
-// gatherAtLeast gathers into at the keys lo+i with v[i] ≥ x: few too
-// (the buckets a falling count drops), passed over eight at a time on
-// their maximum as gatherBelow does on its minimum.
-func gatherAtLeast(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
-	n, i := 0, 0
-	for ; i+8 <= len(v); i += 8 {
-		w := v[i : i+8 : i+8]
-		if max(w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]) < x {
-			continue
-		}
-		for e, y := range w {
-			at[n&(jumpBlock-1)] = uint32(lo + i + e)
-			n += placer.B2i(y >= x)
-		}
-	}
-	for ; i < len(v); i++ {
-		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += placer.B2i(v[i] >= x)
-	}
-	return at[:n]
+// gatherAtLeast gathers into at the keys lo+i with v[i] ≥ x: few too (the
+// buckets a falling count drops).
+func gatherAtLeast(at *jumpAt, v []uint32, lo int, x uint32) []uint32 {
+	return keys.SelectAtLeast(at[:], v, lo, x)
 }
+
+// jumpAt holds the keys a block of jumpBlock gathers, with the room
+// keys.SelectBelow needs past them.
+type jumpAt = [jumpBlock + keys.SelectSlack]uint32
 
 // sameBuckets reports, for every bucket both tables have, whether its
 // preference list is the same in both.
