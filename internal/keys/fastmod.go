@@ -33,7 +33,7 @@ func PickMod[T ~uint16](dst []T, pos []uint32, table []T) {
 	dst = dst[:len(pos)]
 	f := NewFastMod(uint32(len(table)))
 	n := 0
-	if hasMixMaxVector {
+	if hasVector512 {
 		n = len(pos) &^ (mixMaxBlock - 1)
 		if n > 0 {
 			wide := make([]uint32, len(table))

@@ -18,7 +18,7 @@ import (
 // integers everywhere (mixMaxGo is the reference).
 func MixMax(acc, ks, seeds, tags []uint64, low uint64) {
 	acc, tags = acc[:len(ks)], tags[:len(seeds)]
-	if !hasMixMaxVector || len(seeds) == 0 {
+	if !hasVector512 || len(seeds) == 0 {
 		mixMaxGo(acc, ks, seeds, tags, low)
 		return
 	}
@@ -62,7 +62,7 @@ func mixMaxGo(acc, ks, seeds, tags []uint64, low uint64) {
 func SumMix(vs []uint64, base, step uint64) uint64 {
 	n := 0
 	var sum uint64
-	if hasMixMaxVector {
+	if hasVector512 {
 		n = len(vs) &^ (mixMaxBlock - 1)
 		if n > 0 {
 			var lanes, acc [mixMaxBlock]uint64
@@ -94,7 +94,7 @@ func sumMixGo(vs []uint64, base, step uint64) uint64 {
 func SumMixOf[T ~uint16](table []uint64, idx []T, base, step uint64) uint64 {
 	n := 0
 	var sum uint64
-	if hasMixMaxVector && len(table) > 0 {
+	if hasVector512 && len(table) > 0 {
 		n = len(idx) &^ (mixMaxBlock - 1)
 		if n > 0 {
 			var lanes, acc [mixMaxBlock]uint64

@@ -4,9 +4,9 @@ package keys
 
 import "golang.org/x/sys/cpu"
 
-// hasMixMaxVector is whether mixMaxVector can run: VPMULLQ is AVX-512DQ,
+// hasVector512 is whether the assembly loops can run: VPMULLQ is AVX-512DQ,
 // and cpu checks that the system saves the 512-bit registers.
-var hasMixMaxVector = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+var hasVector512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 
 // mixMaxVector is MixMax for the first n keys, n a multiple of
 // mixMaxBlock and m ≥ 1 seeds, keep being ^low (mixmax_amd64.s).

@@ -2,7 +2,7 @@
 
 package keys
 
-const hasMixMaxVector = false
+const hasVector512 = false
 
 func mixMaxVector(acc, ks *uint64, n int, seeds, tags *uint64, m int, keep uint64) {
 	panic("unreachable")

@@ -11,7 +11,7 @@ import (
 // from none to more than a cluster's, with tags that decide ties and
 // accumulators that start above some maxima.
 func TestMixMaxMatchesGo(t *testing.T) {
-	t.Logf("vector loop: %v", hasMixMaxVector)
+	t.Logf("vector loop: %v", hasVector512)
 	for _, n := range []int{0, 1, 31, 32, 33, 64, 95, 1000} {
 		for _, m := range []int{0, 1, 2, 7, 101} {
 			t.Run(fmt.Sprintf("keys=%d/seeds=%d", n, m), func(t *testing.T) {

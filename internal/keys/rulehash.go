@@ -292,7 +292,7 @@ func DetLog(x float64) float64 {
 func (k Keys64) AtLeast(mask []uint8, lo int, seed uint64, hi []uint32) {
 	mask = mask[:(len(hi)+7)/8]
 	n := 0
-	if hasMixMaxVector {
+	if hasVector512 {
 		n = len(hi) &^ (mixMaxBlock - 1)
 		if n > 0 && k.h64 != nil {
 			mixAtLeast64Vector(&mask[0], &k.h64[lo], &hi[0], n, seed)

@@ -23,7 +23,7 @@ func SelectAtLeast(at, v []uint32, lo int, x uint32) []uint32 {
 func selectBy(at, v []uint32, lo int, x uint32, atLeast bool) []uint32 {
 	at = at[:len(v)+SelectSlack]
 	n, w := 0, 0
-	if hasMixMaxVector {
+	if hasVector512 {
 		w = len(v) &^ 15
 		if w > 0 {
 			var idx [16]uint32
