@@ -9,7 +9,7 @@
 // to table entries (PickMod) and picking out the few keys a step touches
 // (SelectBelow, SelectAtLeast). On amd64 with AVX-512 (F and DQ, checked
 // at start-up with golang.org/x/sys/cpu) they run eight or sixteen keys
-// an instruction in assembly (mixmax_amd64.s); elsewhere, or built with
+// an instruction in assembly (*_amd64.s); elsewhere, or built with
 // -tags purego, in Go. Both give the same integers, which the tests
 // check against the Go definitions.
 package keys
