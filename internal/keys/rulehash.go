@@ -182,6 +182,20 @@ func (k Keys64) At(i int) uint64 {
 	return uint64(k.h32[i])
 }
 
+// Fill writes the 64-bit hashes of keys lo to lo+len(dst)−1 into dst and
+// returns dst: one loop of plain loads, which a loop over many keys runs
+// ahead of its hashing rather than asking At, and its branch, per key.
+func (k Keys64) Fill(dst []uint64, lo int) []uint64 {
+	if k.h64 != nil {
+		copy(dst, k.h64[lo:lo+len(dst)])
+		return dst
+	}
+	for i, h := range k.h32[lo : lo+len(dst)] {
+		dst[i] = uint64(h)
+	}
+	return dst
+}
+
 // Each32 applies f to every key's bytes, by canonical index.
 func (c *KeyCache) Each32(f func([]byte) uint32) []uint32 {
 	out := make([]uint32, c.keys.Len())
@@ -268,4 +282,28 @@ func DetLog(x float64) float64 {
 	lnf := float64(2 * float64(s*p))
 	k := float64(e)
 	return float64(k*ln2Hi) + (lnf + float64(k*ln2Lo))
+}
+
+// AtLeast sets bit j%8 of mask[j/8] exactly where the top 32 bits of
+// Mix64(key(lo+j) ^ seed) are at least hi[j], for every j < len(hi), and
+// clears the others: which keys a new seed (a joining rendezvous node)
+// may take from the owners whose hashes' top bits are hi. mask must hold
+// ⌈len(hi)/8⌉ bytes. With AVX-512 it takes eight keys an instruction.
+func (k Keys64) AtLeast(mask []uint8, lo int, seed uint64, hi []uint32) {
+	mask = mask[:(len(hi)+7)/8]
+	n := 0
+	if hasVector512 {
+		n = len(hi) &^ (mixMaxBlock - 1)
+		if n > 0 && k.h64 != nil {
+			mixAtLeast64Vector(&mask[0], &k.h64[lo], &hi[0], n, seed)
+		} else if n > 0 {
+			mixAtLeast32Vector(&mask[0], &k.h32[lo], &hi[0], n, seed)
+		}
+	}
+	clear(mask[n/8:])
+	for j := n; j < len(hi); j++ {
+		if uint32(Mix64(k.At(lo+j)^seed)>>32) >= hi[j] {
+			mask[j/8] |= 1 << (j % 8)
+		}
+	}
 }

@@ -87,3 +87,41 @@ func BenchmarkLongReplay(b *testing.B) {
 		})
 	}
 }
+
+// issueSteps is issue 17's first timeline: n steps alternating add a new
+// node and remove the oldest, from nodes nodes named as nodeNames names
+// them.
+func issueSteps(nodes, n int) []timeline.Step {
+	var steps []timeline.Step
+	next, oldest := nodes, 0
+	for i := range n {
+		if i%2 == 0 {
+			steps = append(steps, add(benchNode(next)))
+			next++
+		} else {
+			steps = append(steps, remove(benchNode(oldest)))
+			oldest++
+		}
+	}
+	return steps
+}
+
+// BenchmarkIssueReplay times one rule's replay of issue 17's first table
+// row (BenchmarkIssueBuild in internal/build is the whole build), over a
+// shared key set built outside the timer; ns/key is per step and key.
+func BenchmarkIssueReplay(b *testing.B) {
+	k, n, steps := 1_000_000, 100, 100
+	ks := keySetOf(k)
+	for _, spec := range benchRules[:5] {
+		b.Run(fmt.Sprintf("rule=%s/keys=%s/nodes=%d/steps=%d", spec.Kind, sizeName(k), n, steps), func(b *testing.B) {
+			s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(n),
+				Replicas: 1, Rules: []placer.RuleSpec{spec}, Steps: issueSteps(n, steps)}
+			for b.Loop() {
+				if _, err := ReplayWith(s, Options{Keys: ks}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportPerKey(b, k, steps)
+		})
+	}
+}

@@ -102,8 +102,12 @@ func (t *tracker) start() StepResult {
 
 // term is key k's part of the fingerprint when node o owns it.
 func (t *tracker) term(k int, o timeline.NodeID) uint64 {
-	return keys.Mix64(t.nodeHash[o] + uint64(k)*0x9e3779b97f4a7c15)
+	return keys.Mix64(t.nodeHash[o] + uint64(k)*fpStep)
 }
+
+// fpStep is what a key's place adds to its owner's hash in its term: φ
+// scaled to 2⁶⁴, so that the keys' offsets are spread evenly.
+const fpStep = 0x9e3779b97f4a7c15
 
 // shadeStrip gives sr the Strip of the step's counts, and a copy of the
 // counts when the tracker keeps them, and zeroes them for the next step.

@@ -14,7 +14,9 @@ import "github.com/ringreport/ringreport/internal/strips"
 // counter the loop has just incremented. When the strip's hash order is
 // the keys' own and keys carry no weights, every key is counted, moved or
 // not, which spares the pass that picks out the moved ones: a key that
-// stays counts on its owner's diagonal pair, whose reason is reasonSame.
+// stays counts on its owner's diagonal pair, whose reason is reasonSame;
+// then the KeyOrder strip's collateral keys, most of the step's, need no
+// counter either: they are what is left of each cell.
 
 // movesDense applies and measures a whole step with one replica, owners
 // being every key's new primary owner, when the undo log goes dense. The
@@ -25,10 +27,11 @@ func (t *tracker) movesDense(acc *stepAcc, owners []timeline.NodeID) {
 	m := pairMoves{cur: cur, owners: owners, pairs: t.pairTable(acc), keyCell: t.res.keyCell,
 		ko: t.flatStrip()}
 	ho := t.strip.HashOrder
+	all := t.rank == nil && t.w == nil
 	var buf [moveBlock]uint32
 	for c := range ho {
 		lo, hi := ceilDiv(c*t.k, len(ho)), ceilDiv((c+1)*t.k, len(ho))
-		if t.rank == nil && t.w == nil {
+		if all {
 			for base := lo; base < hi; base += maxCountAll {
 				n := m.countAll(base, min(base+maxCountAll, hi))
 				for r := range strips.NumReasons {
@@ -51,6 +54,9 @@ func (t *tracker) movesDense(acc *stepAcc, owners []timeline.NodeID) {
 				m.requests(moved, t.w, &t.pairs)
 			}
 		}
+	}
+	if all {
+		collateralByDifference(m.ko, t.k)
 	}
 	foldStrip(t.strip.KeyOrder, m.ko)
 	moved := m.flush(&t.pairs)
@@ -105,6 +111,11 @@ func (m *pairMoves) count(moved []uint32) (nF, nC uint32) {
 // returns the keys by reason in one word, reason r's count in bits
 // 16r to 16r+15, which one add per key keeps in a register.
 //
+// A collateral key is not counted in the KeyOrder strip: those are most
+// of a dense step's keys, and their counter is the loop's costliest
+// store. Once every key is counted, collateralByDifference finds them as
+// the rest of each cell.
+//
 //go:noinline
 func (m *pairMoves) countAll(lo, hi int) (byReason uint64) {
 	// Slices of the fixed arrays, whose lengths the compiler still knows,
@@ -117,10 +128,23 @@ func (m *pairMoves) countAll(lo, hi int) (byReason uint64) {
 		v := pairs[cell] + 1<<2
 		pairs[cell] = v
 		r := v & 3
-		ko[(uint(keyCell[i])+uint(r))&uint(len(ko)-1)]++
+		if r != strips.ReasonCollateral {
+			ko[(uint(keyCell[i])+uint(r))&uint(len(ko)-1)]++
+		}
 		byReason += one[r&3]
 	}
 	return byReason
+}
+
+// collateralByDifference sets every KeyOrder cell's collateral count,
+// which countAll leaves out, once countAll has counted every key: the
+// cell's keys not counted as gained, forced or staying (reasonSame).
+func collateralByDifference(ko *flatStrip, k int) {
+	n := strips.Cells(k)
+	for c := range n {
+		s := ko[c*stripStride : c*stripStride+stripStride]
+		s[strips.ReasonCollateral] = uint32(strips.CellKeys(c, n, k)) - s[strips.ReasonGained] - s[strips.ReasonForced] - s[reasonSame]
+	}
 }
 
 // reasonOne is one key of each reason in countAll's word: a table load

@@ -248,15 +248,11 @@ func reasonTables(acc *stepAcc) (forced, gained []uint8) {
 }
 
 // fingerprint returns the fingerprint of a whole primary assignment: the
-// sum of term(k, owners[k]), with k·φ kept as a running sum rather than
-// multiplied out for every key.
+// sum of term(k, owners[k]), which keys.SumMixOf adds up from the owners'
+// hashes by NodeID (with 512-bit vectors where the machine has them).
+// Addition being associative mod 2⁶⁴, the sum is term's, key by key.
 func fingerprint(nodeHash []uint64, owners []timeline.NodeID) uint64 {
-	var fp, kg uint64
-	for _, o := range owners {
-		fp += keys.Mix64(nodeHash[o] + kg)
-		kg += 0x9e3779b97f4a7c15
-	}
-	return fp
+	return keys.SumMixOf(nodeHash, owners, 0, fpStep)
 }
 
 // fpAfter brings t.fp up to date once moves1 has applied a step: from the

@@ -81,7 +81,21 @@ func jumpNext(key uint64, n int) (int, uint32) {
 		key = key*2862933555777941757 + 1
 		j = int64(float64(b+1) * (float64(int64(1)<<31) / float64((key>>33)+1)))
 	}
-	return int(b), uint32(min(j, math.MaxUint32))
+	return int(b), jumpCap(j)
+}
+
+// jumpCap is a next jump as jumpNext returns it, capped at 2³²−1.
+func jumpCap(j int64) uint32 { return uint32(min(j, math.MaxUint32)) }
+
+// rejump rehashes, for nb buckets, every key of idx whose bucket nb can
+// change: at or above nb, or next jump below it.
+func (j *jump) rejump(keys keys.Keys64, idx []uint32, nb uint32) {
+	for _, i := range idx {
+		if j.bucket[i] >= nb || j.next[i] < nb {
+			b, nx := jumpNext(keys.At(int(i)), int(nb))
+			j.bucket[i], j.next[i] = uint32(b), nx
+		}
+	}
 }
 
 func (j *jump) Update(st *timeline.State) []string {
@@ -189,27 +203,33 @@ func (j *jump) Assign(lists [][]timeline.NodeID) {
 // bucket for every count from bucket+1 up to its next jump, so only the
 // others are hashed again; when the count falls, every next jump is at
 // or above the old count and so above nb, and only the bucket is read.
-func (j *jump) rehash(keys keys.Keys64, nb uint32, first, owner []timeline.NodeID) {
+func (j *jump) rehash(hs keys.Keys64, nb uint32, first, owner []timeline.NodeID) {
 	bucket, next := j.bucket, j.next[:len(j.bucket)]
-	first = first[:len(bucket)]
-	if nb < j.nb {
-		for i, b := range bucket {
-			if b >= nb {
-				nbk, nx := jumpNext(keys.At(i), int(nb))
-				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
-			}
-			first[i] = owner[b]
+	var at jumpAt
+	for lo := 0; lo < len(bucket); lo += jumpBlock {
+		hi := min(lo+jumpBlock, len(bucket))
+		var stale []uint32
+		if nb < j.nb {
+			stale = gatherAtLeast(&at, bucket[lo:hi], lo, nb)
+		} else {
+			stale = gatherStale(&at, bucket[lo:hi], next[lo:hi], lo, nb)
 		}
-	} else {
-		for i, b := range bucket {
-			if b >= nb || next[i] < nb {
-				nbk, nx := jumpNext(keys.At(i), int(nb))
-				b, bucket[i], next[i] = uint32(nbk), uint32(nbk), nx
-			}
-			first[i] = owner[b]
-		}
+		j.rejump(hs, stale, nb)
 	}
+	keys.PickMod(first, bucket, owner) // every bucket is below nb = len(owner): the mod keeps it
 	j.nb = nb
+}
+
+// gatherStale gathers into at, without a branch, the keys lo+i that nb
+// buckets rehash: bucket[i] at or above nb, or next jump below it.
+func gatherStale(at *jumpAt, bucket, next []uint32, lo int, nb uint32) []uint32 {
+	n := 0
+	next = next[:len(bucket)]
+	for i, b := range bucket {
+		at[n&(jumpBlock-1)] = uint32(lo + i)
+		n += placer.B2i(b >= nb) | placer.B2i(next[i] < nb)
+	}
+	return at[:n]
 }
 
 // noBucket marks a key not yet placed: no bucket count keeps it.
@@ -242,7 +262,7 @@ func (j *jump) Delta(d *placer.Delta) bool {
 	// keys of the buckets dropped: one array tells.
 	kept := !slices.Contains(same, false)
 	keys := j.kc.Keys64()
-	var at [jumpBlock]uint32
+	var at jumpAt
 	for lo := 0; lo < len(j.bucket); lo += jumpBlock {
 		hi := min(lo+jumpBlock, len(j.bucket))
 		var stale []uint32
@@ -254,11 +274,8 @@ func (j *jump) Delta(d *placer.Delta) bool {
 		default:
 			stale = gatherDelta(&at, j.bucket[lo:hi], j.next[lo:hi], lo, nb, changed)
 		}
+		j.rejump(keys, stale, nb)
 		for _, i := range stale {
-			if b := j.bucket[i]; b >= nb || j.next[i] < nb {
-				nbk, next := jumpNext(keys.At(int(i)), int(nb))
-				j.bucket[i], j.next[i] = uint32(nbk), next
-			}
 			d.AddFrom(int(i), pref, int(j.bucket[i]))
 		}
 	}
@@ -274,7 +291,7 @@ const jumpBlock = 2048
 // or whose bucket's list changed (changed[bucket] = 1).
 //
 //go:noinline
-func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32, changed []uint8) []uint32 {
+func gatherDelta(at *jumpAt, bucket, next []uint32, lo int, nb uint32, changed []uint8) []uint32 {
 	n := 0
 	next = next[:len(bucket)]
 	for i, b := range bucket {
@@ -284,27 +301,21 @@ func gatherDelta(at *[jumpBlock]uint32, bucket, next []uint32, lo int, nb uint32
 	return at[:n]
 }
 
-// gatherBelow gathers into at, without a branch, the keys lo+i with
-// v[i] < x.
-func gatherBelow(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
-	n := 0
-	for i, y := range v {
-		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += placer.B2i(y < x)
-	}
-	return at[:n]
+// gatherBelow gathers into at the keys lo+i with v[i] < x: few (those
+// a rising count passes), picked out by keys.SelectBelow.
+func gatherBelow(at *jumpAt, v []uint32, lo int, x uint32) []uint32 {
+	return keys.SelectBelow(at[:], v, lo, x)
 }
 
-// gatherAtLeast gathers into at, without a branch, the keys lo+i with
-// v[i] ≥ x.
-func gatherAtLeast(at *[jumpBlock]uint32, v []uint32, lo int, x uint32) []uint32 {
-	n := 0
-	for i, y := range v {
-		at[n&(jumpBlock-1)] = uint32(lo + i)
-		n += placer.B2i(y >= x)
-	}
-	return at[:n]
+// gatherAtLeast gathers into at the keys lo+i with v[i] ≥ x: few too (the
+// buckets a falling count drops).
+func gatherAtLeast(at *jumpAt, v []uint32, lo int, x uint32) []uint32 {
+	return keys.SelectAtLeast(at[:], v, lo, x)
 }
+
+// jumpAt holds the keys a block of jumpBlock gathers, with the room
+// keys.SelectBelow needs past them.
+type jumpAt = [jumpBlock + keys.SelectSlack]uint32
 
 // sameBuckets reports, for every bucket both tables have, whether its
 // preference list is the same in both.

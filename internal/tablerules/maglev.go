@@ -122,6 +122,7 @@ type maglevEntry struct {
 	target    int
 	pos, skip int // current place in its permutation, and its stride
 	taken     int
+	inv       int // skip⁻¹ mod M once maglevTail needs it, else 0
 }
 
 func (g *maglev) Update(st *timeline.State) []string {
@@ -154,7 +155,8 @@ func (g *maglev) Update(st *timeline.State) []string {
 // only on the live nodes and their weights, so the last few are kept by
 // that key: a step back to an earlier membership (a recovery, or removing
 // what was just added) reuses its table instead of refilling M entries,
-// which takes about M·ln M probes (1.3 ms for M = 65537).
+// which takes about M·ln M probes, the last √M entries' few by looking
+// at every empty entry instead (maglevTail): 1.5 ms for M = 65537.
 func (g *maglev) Populate() []int {
 	es := g.entries()
 	key := tableKey(es)
@@ -170,7 +172,12 @@ func (g *maglev) Populate() []int {
 	}
 	table, m := g.table, g.m
 	taken := make([]uint64, (m+63)/64) // occupancy, small enough for L1
+	var tail *maglevTail
+	tailAt := m - tailEntries(m)
 	for filled, turn := 0, 1; filled < m; turn++ {
+		if tail == nil && filled >= tailAt {
+			tail = newMaglevTail(taken, m)
+		}
 		for i := range es {
 			e := &es[i]
 			if filled == m || turn*e.w < e.target {
@@ -178,6 +185,9 @@ func (g *maglev) Populate() []int {
 			}
 			e.target += maxW
 			pos, skip := e.pos, e.skip
+			if tail != nil {
+				pos = tail.take(e)
+			}
 			for taken[pos>>6]&(1<<(pos&63)) != 0 {
 				if pos += skip; pos >= m {
 					pos -= m

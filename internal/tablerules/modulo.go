@@ -1,8 +1,6 @@
 package tablerules
 
 import (
-	"math/bits"
-
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/rulekind"
@@ -62,14 +60,12 @@ func (m *modulo) Assign(lists [][]timeline.NodeID) {
 // loop of its own without the offset.
 func assignRank(list []timeline.NodeID, pos []uint32, ids []timeline.NodeID, r uint32) {
 	n := uint32(len(ids))
-	mod := newFastMod(n)
-	list = list[:len(pos)]
 	if r == 0 {
-		for i, p := range pos {
-			list[i] = ids[mod.Of(p)]
-		}
+		keys.PickMod(list, pos, ids)
 		return
 	}
+	mod := keys.NewFastMod(n)
+	list = list[:len(pos)]
 	for i, p := range pos {
 		b := mod.Of(p) + r
 		if b >= n {
@@ -103,20 +99,4 @@ func fill(s []timeline.NodeID, v timeline.NodeID) {
 	for i := range s {
 		s[i] = v
 	}
-}
-
-// fastMod computes p mod n for 32-bit p and n ≥ 1 with two multiplies
-// instead of a division (Lemire, Kaser, Kurz, "Faster Remainder by Direct
-// Computation", 2019: with m = ⌊(2⁶⁴−1)/n⌋+1, p mod n is the high 64
-// bits of (m·p mod 2⁶⁴)·n, exact for every 32-bit p and n).
-type fastMod struct {
-	n, m uint64
-}
-
-func newFastMod(n uint32) fastMod { return fastMod{n: uint64(n), m: ^uint64(0)/uint64(n) + 1} }
-
-// Of returns p mod n.
-func (f fastMod) Of(p uint32) uint32 {
-	hi, _ := bits.Mul64(f.m*uint64(p), f.n)
-	return uint32(hi)
 }

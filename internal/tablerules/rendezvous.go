@@ -49,6 +49,7 @@ type rendezvous struct {
 	sc       []float64         // scores beside ids, or nil with one unweighted owner
 	hi       []uint32          // with one unweighted owner: x>>32 of each key's owner
 	undo     rendezvousUndo
+	leaving  []uint32 // departOne's scratch: the keys of the departed node
 }
 
 // RendezvousKind is rendezvous hashing's registry entry.
@@ -321,14 +322,38 @@ func (z *rendezvous) Probe(key string, R int) (uint64, []timeline.NodeID) {
 }
 
 // Geometry samples the owner of a key whose hash is the wheel position.
+// Unweighted, the samples are ranked together (rankBatch): a first pass
+// of SampledArcs only collects their positions.
 func (z *rendezvous) Geometry() ([]placer.Arc, []placer.Point) {
+	isW := weighted(z.live)
+	if !isW && len(z.liveTag) > 0 {
+		return z.batchArcs(), nil
+	}
 	var ids [1]timeline.NodeID
 	var sc [1]float64
-	isW := weighted(z.live)
 	return placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID {
 		z.rank(uint64(p), ids[:], sc[:], isW)
 		return ids[0]
 	}), nil
+}
+
+// batchArcs is Geometry's unweighted case.
+func (z *rendezvous) batchArcs() []placer.Arc {
+	ks := make([]uint64, 0, placer.WheelSamples)
+	placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID {
+		ks = append(ks, uint64(p))
+		return timeline.NoNode
+	})
+	ids, hi32 := make([]timeline.NodeID, len(ks)), make([]uint32, len(ks))
+	for lo := 0; lo < len(ks); lo += rankBlock {
+		hi := min(lo+rankBlock, len(ks))
+		z.rankBatch(ks[lo:hi], ids[lo:hi], hi32[lo:hi])
+	}
+	next := 0
+	return placer.SampledArcs(placer.WheelSamples, func(uint32) timeline.NodeID {
+		next++
+		return ids[next-1]
+	})
 }
 
 func (z *rendezvous) Order() []uint32 {

@@ -1,6 +1,7 @@
 package tablerules
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/ringreport/ringreport/internal/keys"
@@ -38,10 +39,7 @@ func (z *rendezvous) rankAllOne() {
 	var ks [rankBlock]uint64
 	for base := 0; base < K; base += rankBlock {
 		n := min(rankBlock, K-base)
-		for j := range n {
-			ks[j] = keys.At(base + j)
-		}
-		z.rankBatch(ks[:n], z.ids[base:base+n], z.hi[base:base+n])
+		z.rankBatch(keys.Fill(ks[:n], base), z.ids[base:base+n], z.hi[base:base+n])
 	}
 }
 
@@ -50,33 +48,23 @@ const rankBlock = 2048
 
 // rankBatch sets ids[j] to the best live node for the key of hash ks[j]
 // (see best) and hi[j] to the top 32 bits of their pair hash. With tagged
-// names it ranks two keys at a time, so that the two keys' hashes
-// overlap in the pipeline.
+// names it takes the packed maximum of every key against every live seed
+// at once (keys.MixMax), a block of at most rankBlock keys.
 func (z *rendezvous) rankBatch(ks []uint64, ids []timeline.NodeID, hi []uint32) {
-	j := 0
-	if len(z.liveTag) > 0 {
-		for ; j+1 < len(ks); j += 2 {
-			t0, t1 := z.top2(ks[j], ks[j+1])
-			ids[j], hi[j] = z.byRank[maxTagged-1-t0&(maxTagged-1)], uint32(t0>>32)
-			ids[j+1], hi[j+1] = z.byRank[maxTagged-1-t1&(maxTagged-1)], uint32(t1>>32)
+	if len(z.liveTag) == 0 {
+		for j, k := range ks {
+			id, s := z.best(k)
+			ids[j], hi[j] = id, uint32(s>>20)
 		}
+		return
 	}
-	for ; j < len(ks); j++ {
-		id, s := z.best(ks[j])
-		ids[j], hi[j] = id, uint32(s>>20)
+	var acc [rankBlock]uint64
+	top := acc[:len(ks)]
+	keys.MixMax(top, ks, z.liveSeed, z.liveTag, maxTagged-1)
+	ids, hi = ids[:len(top)], hi[:len(top)]
+	for j, t := range top {
+		ids[j], hi[j] = z.byRank[maxTagged-1-t&(maxTagged-1)], uint32(t>>32)
 	}
-}
-
-// top2 is best's packed maximum for two keys at once.
-func (z *rendezvous) top2(k0, k1 uint64) (uint64, uint64) {
-	var t0, t1 uint64
-	tags := z.liveTag[:len(z.liveSeed)]
-	for e, seed := range z.liveSeed {
-		tag := tags[e]
-		t0 = max(t0, keys.Mix64(k0^seed)&^(maxTagged-1)|tag)
-		t1 = max(t1, keys.Mix64(k1^seed)&^(maxTagged-1)|tag)
-	}
-	return t0, t1
 }
 
 // changesOne is rankChanges for one unweighted owner per key, from live
@@ -103,33 +91,46 @@ func (z *rendezvous) changesOne(old, cur []int, gone []bool, added []timeline.Me
 
 // departOne ranks afresh the keys whose owner is gone, and records them
 // with their owners as the undo record; it reports whether the record is
-// complete (within maxUndoShare). It first gathers each block's departing
-// keys without a branch, so that their scattered hashes load together.
+// complete (within maxUndoShare). It first gathers the departing keys
+// without a branch, block by block, then ranks them rankBlock at a time
+// (a block of the key array holds only a 1/n share of them), their
+// scattered hashes loaded together.
 func (z *rendezvous) departOne(gone []bool, d *placer.Delta) bool {
+	ids := z.ids
+	var at [rankBlock]uint32
+	z.leaving = z.leaving[:0]
+	for base := 0; base < len(ids); base += rankBlock {
+		n := gatherGone(&at, ids[base:min(base+rankBlock, len(ids))], base, gone)
+		z.leaving = append(z.leaving, at[:n]...)
+	}
+	for lo := 0; lo < len(z.leaving); lo += rankBlock {
+		z.rerank(z.leaving[lo:min(lo+rankBlock, len(z.leaving))], d)
+	}
+	return len(z.undo.keys) <= len(ids)/maxUndoShare
+}
+
+// rerank ranks afresh the keys of at (at most rankBlock), recording them
+// with their owners in the undo record while it is within maxUndoShare.
+func (z *rendezvous) rerank(at []uint32, d *placer.Delta) {
 	keys, u := z.kc.Keys64(), &z.undo
 	ids, hi := z.ids, z.hi[:len(z.ids)]
 	limit := len(ids) / maxUndoShare
-	var at [rankBlock]uint32
 	var ks [rankBlock]uint64
 	var nid [rankBlock]timeline.NodeID
 	var nhi [rankBlock]uint32
-	for base := 0; base < len(ids); base += rankBlock {
-		n := gatherGone(&at, ids[base:min(base+rankBlock, len(ids))], base, gone)
-		for j, i := range at[:n] {
-			ks[j] = keys.At(int(i))
+	for j, i := range at {
+		ks[j] = keys.At(int(i))
+	}
+	z.rankBatch(ks[:len(at)], nid[:len(at)], nhi[:len(at)])
+	for j, i := range at {
+		if len(u.keys) <= limit {
+			u.keys, u.owners = append(u.keys, i), append(u.owners, ids[i])
 		}
-		z.rankBatch(ks[:n], nid[:n], nhi[:n])
-		for j, i := range at[:n] {
-			if len(u.keys) <= limit {
-				u.keys, u.owners = append(u.keys, i), append(u.owners, ids[i])
-			}
-			ids[i], hi[i] = nid[j], nhi[j]
-			if d != nil {
-				d.Add(int(i), ids[i:i+1])
-			}
+		ids[i], hi[i] = nid[j], nhi[j]
+		if d != nil {
+			d.Add(int(i), ids[i:i+1])
 		}
 	}
-	return len(u.keys) <= limit
 }
 
 // gatherGone gathers into at, without a branch, the keys base+i whose
@@ -138,11 +139,7 @@ func (z *rendezvous) departOne(gone []bool, d *placer.Delta) bool {
 func gatherGone(at *[rankBlock]uint32, ids []timeline.NodeID, base int, gone []bool) int {
 	n, g := 0, slices.Index(gone, true)
 	if slices.Index(gone[g+1:], true) < 0 {
-		for i, id := range ids {
-			at[n&(rankBlock-1)] = uint32(base + i)
-			n += placer.B2i(int(id) == g)
-		}
-		return n
+		return gatherOwner(at, ids, base, timeline.NodeID(g))
 	}
 	for i, id := range ids {
 		at[n&(rankBlock-1)] = uint32(base + i)
@@ -151,19 +148,53 @@ func gatherGone(at *[rankBlock]uint32, ids []timeline.NodeID, base int, gone []b
 	return n
 }
 
-// joinOne offers one joining node m to every key.
+// gatherOwner is gatherGone for one node g gone. Its keys are few (a
+// 1/n share), so eight owners at a time are passed over when none is g
+// (the minimum of their xor with g is not 0), and only a group holding
+// one is gathered, without a branch.
+func gatherOwner(at *[rankBlock]uint32, ids []timeline.NodeID, base int, g timeline.NodeID) int {
+	n, i := 0, 0
+	for ; i+8 <= len(ids); i += 8 {
+		w := ids[i : i+8 : i+8]
+		if min(w[0]^g, w[1]^g, w[2]^g, w[3]^g, w[4]^g, w[5]^g, w[6]^g, w[7]^g) != 0 {
+			continue
+		}
+		for e, id := range w {
+			at[n&(rankBlock-1)] = uint32(base + i + e)
+			n += placer.B2i(id == g)
+		}
+	}
+	for ; i < len(ids); i++ {
+		at[n&(rankBlock-1)] = uint32(base + i)
+		n += placer.B2i(ids[i] == g)
+	}
+	return n
+}
+
+// joinOne offers one joining node m to every key. A block's keys are
+// screened together on the top 32 bits of their pair hash with m, at
+// least their owner's (keys.Keys64.AtLeast); only those few are then
+// compared exactly.
 func (z *rendezvous) joinOne(m timeline.Member, d *placer.Delta) {
 	hs, seed := z.kc.Keys64(), z.Seed[m.ID]
 	ids, hi := z.ids, z.hi[:len(z.ids)]
-	for i := range ids {
-		k := hs.At(i)
-		x := keys.Mix64(k ^ seed)
-		if h := uint32(x >> 32); h < hi[i] || h == hi[i] && !z.outranks(k, x, m.ID, ids[i]) {
-			continue
-		}
-		ids[i], hi[i] = m.ID, uint32(x>>32)
-		if d != nil {
-			d.Add(i, ids[i:i+1])
+	var mask [rankBlock / 8]uint8
+	for base := 0; base < len(ids); base += rankBlock {
+		n := min(rankBlock, len(ids)-base)
+		hs.AtLeast(mask[:], base, seed, hi[base:base+n])
+		for b, bm := range mask[:(n+7)/8] {
+			for ; bm != 0; bm &= bm - 1 {
+				i := base + 8*b + bits.TrailingZeros8(bm)
+				k := hs.At(i)
+				x := keys.Mix64(k ^ seed)
+				if h := uint32(x >> 32); h == hi[i] && !z.outranks(k, x, m.ID, ids[i]) {
+					continue
+				}
+				ids[i], hi[i] = m.ID, uint32(x>>32)
+				if d != nil {
+					d.Add(i, ids[i:i+1])
+				}
+			}
 		}
 	}
 }

@@ -35,3 +35,32 @@ func TestRendezvousTopR(t *testing.T) {
 		}
 	}
 }
+
+// TestRendezvousGeometryMatchesRank: the wheel's arcs, sampled in a
+// batch, are those of ranking each sample position alone, with a failed
+// node left out.
+func TestRendezvousGeometryMatchesRank(t *testing.T) {
+	e, states := statesOf(t, 3, 10, named("a", "b", "c", "d", "e", "f", "g"), 1, timeline.Step{Op: timeline.OpFail, Nodes: named("c")})
+	z, err := newRendezvous(placer.RuleSpec{Kind: RendezvousKind.Name}, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range states {
+		z.Update(&states[i])
+		got, _ := z.Geometry()
+		want := placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID {
+			id, _ := z.best(uint64(p))
+			return id
+		})
+		if !slices.Equal(got, want) {
+			d := 0
+			for d < min(len(got), len(want)) && got[d] == want[d] {
+				d++
+			}
+			t.Fatalf("step %d: %d arcs, ranked one by one %d, first differing at arc %d", i, len(got), len(want), d)
+		}
+		if len(got) < 7 {
+			t.Fatalf("step %d: only %d arcs: too few to tell the owners apart", i, len(got))
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package tablerules
+package keys
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestFastModExact: fastMod equals p % n at the edges of both ranges and
+// TestFastModExact: FastMod equals p % n at the edges of both ranges and
 // on random pairs.
 func TestFastModExact(t *testing.T) {
 	ns := []uint32{1, 2, 3, 7, 100, 101, 65535, 65536, 1<<31 - 1, 1 << 31, math.MaxUint32 - 1, math.MaxUint32}
@@ -17,7 +17,7 @@ func TestFastModExact(t *testing.T) {
 		ps = append(ps, r.Uint32())
 	}
 	for _, n := range ns {
-		f := newFastMod(n)
+		f := NewFastMod(n)
 		for _, p := range ps {
 			if got := f.Of(p); got != p%n {
 				t.Fatalf("%d mod %d = %d, want %d", p, n, got, p%n)
