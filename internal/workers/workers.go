@@ -42,14 +42,18 @@ func pool() chan struct{} {
 // as many helpers as the pool lends, and returns when all have returned.
 // The order of the calls is not specified: f must write only its own
 // results. A panic in f is raised again in the caller, once every call
-// has stopped.
+// has stopped. The caller asks the pool for helpers at the start and
+// again after each call it makes, while two or more calls are left: a
+// token that another Each gives back later (a stage that ran beside this
+// one has finished) goes to work here, rather than leaving this Each
+// running alone on its caller.
 func Each(n int, f func(i int)) {
 	if n <= 0 {
 		return
 	}
 	var next atomic.Int64
 	var panicked atomic.Value
-	work := func() {
+	work := func(recruit func()) {
 		defer func() {
 			if p := recover(); p != nil {
 				panicked.CompareAndSwap(nil, p)
@@ -58,23 +62,31 @@ func Each(n int, f func(i int)) {
 		}()
 		for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
 			f(i)
+			recruit()
 		}
 	}
 	var wg sync.WaitGroup
 	tk := pool()
-	for range n - 1 {
-		select {
-		case tk <- struct{}{}:
-			wg.Go(func() {
-				defer func() { <-tk }()
-				work()
-			})
-			continue
-		default:
+	// recruit starts a helper for every free token while at least two
+	// calls are left to hand out, n − 1 helpers at most; only the caller
+	// runs it.
+	helpers := 0
+	recruit := func() {
+		for helpers < n-1 && n-int(next.Load()) >= 2 {
+			select {
+			case tk <- struct{}{}:
+				helpers++
+				wg.Go(func() {
+					defer func() { <-tk }()
+					work(func() {})
+				})
+			default:
+				return
+			}
 		}
-		break
 	}
-	work()
+	recruit()
+	work(recruit)
 	wg.Wait()
 	if p := panicked.Load(); p != nil {
 		panic(p)

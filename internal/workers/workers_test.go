@@ -55,3 +55,31 @@ func TestEachPanics(t *testing.T) {
 		}
 	})
 }
+
+// TestEachRecruitsFreedTokens: an Each that starts while another holds
+// every token, and so runs on its caller alone, takes a token the other
+// gives back as soon as it is free, between two of its calls.
+func TestEachRecruitsFreedTokens(t *testing.T) {
+	defer SetLimit(4)
+	SetLimit(2)
+	tk := pool()
+	tk <- struct{}{} // another Each holds the only token
+	var busy, peak atomic.Int64
+	deadline := time.Now().Add(5 * time.Second)
+	Each(6, func(i int) {
+		b := busy.Add(1)
+		defer busy.Add(-1)
+		for p := peak.Load(); b > p && !peak.CompareAndSwap(p, b); p = peak.Load() {
+		}
+		if i == 0 {
+			<-tk // the other Each is done
+			return
+		}
+		for peak.Load() < 2 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	})
+	if peak.Load() < 2 {
+		t.Fatalf("at most %d calls at once after the token came back, want 2", peak.Load())
+	}
+}
