@@ -82,11 +82,34 @@ func MergeArcs(arcs []Arc, a Arc) []Arc {
 func SampledArcs(n int, owner func(pos uint32) timeline.NodeID) []Arc {
 	var arcs []Arc
 	for i := range n {
-		p := uint32(uint64(i) << 32 / uint64(n))
+		p := samplePosition(i, n)
 		arcs = MergeArcs(arcs, Arc{Start: p, Node: owner(p)})
 	}
 	return arcs
 }
+
+// SamplePositions are SampledArcs' n positions, in order, for a rule that
+// finds their owners together; ArcsOfSamples merges the owners it found.
+func SamplePositions(n int) []uint32 {
+	ps := make([]uint32, n)
+	for i := range ps {
+		ps[i] = samplePosition(i, n)
+	}
+	return ps
+}
+
+// ArcsOfSamples is SampledArcs with owners[i] the owner of ps[i], ps
+// being SamplePositions.
+func ArcsOfSamples(ps []uint32, owners []timeline.NodeID) []Arc {
+	var arcs []Arc
+	for i, p := range ps {
+		arcs = MergeArcs(arcs, Arc{Start: p, Node: owners[i]})
+	}
+	return arcs
+}
+
+// samplePosition is the i-th of n evenly spaced positions on the circle.
+func samplePosition(i, n int) uint32 { return uint32(uint64(i) << 32 / uint64(n)) }
 
 // RingArcs is the ownership of the circle by the points pts, in position
 // order, when live says which nodes are alive: the stretch up to each

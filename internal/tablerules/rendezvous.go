@@ -322,8 +322,7 @@ func (z *rendezvous) Probe(key string, R int) (uint64, []timeline.NodeID) {
 }
 
 // Geometry samples the owner of a key whose hash is the wheel position.
-// Unweighted, the samples are ranked together (rankBatch): a first pass
-// of SampledArcs only collects their positions.
+// Unweighted, the samples are ranked together (rankBatch).
 func (z *rendezvous) Geometry() ([]placer.Arc, []placer.Point) {
 	isW := weighted(z.live)
 	if !isW && len(z.liveTag) > 0 {
@@ -339,21 +338,17 @@ func (z *rendezvous) Geometry() ([]placer.Arc, []placer.Point) {
 
 // batchArcs is Geometry's unweighted case.
 func (z *rendezvous) batchArcs() []placer.Arc {
-	ks := make([]uint64, 0, placer.WheelSamples)
-	placer.SampledArcs(placer.WheelSamples, func(p uint32) timeline.NodeID {
-		ks = append(ks, uint64(p))
-		return timeline.NoNode
-	})
+	ps := placer.SamplePositions(placer.WheelSamples)
+	ks := make([]uint64, len(ps))
+	for i, p := range ps {
+		ks[i] = uint64(p)
+	}
 	ids, hi32 := make([]timeline.NodeID, len(ks)), make([]uint32, len(ks))
 	for lo := 0; lo < len(ks); lo += rankBlock {
 		hi := min(lo+rankBlock, len(ks))
 		z.rankBatch(ks[lo:hi], ids[lo:hi], hi32[lo:hi])
 	}
-	next := 0
-	return placer.SampledArcs(placer.WheelSamples, func(uint32) timeline.NodeID {
-		next++
-		return ids[next-1]
-	})
+	return placer.ArcsOfSamples(ps, ids)
 }
 
 func (z *rendezvous) Order() []uint32 {
