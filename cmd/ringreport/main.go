@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
+
+	"github.com/ringreport/ringreport/internal/gcbound"
 )
 
 // Exit codes.
@@ -16,19 +17,11 @@ const (
 )
 
 func main() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := gcbound.Run()
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
-
-// gcPercent is the garbage collector's target when GOGC is not set. A
-// replay's heap is mostly large pointer-free arrays, which a collection
-// does not scan, so collecting twice as often as Go's default of 100
-// costs about 3% more CPU and no wall time, and lowers the peak by about
-// a quarter (10⁶ keys, five rules: 1.5 s either way, 220–255 MB instead
-// of 295–355 MB). GOGC and GOMEMLIMIT still apply when set.
-const gcPercent = 50
 
 // command is one subcommand.
 type command struct {

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/ringreport/ringreport/internal/gcbound"
 	"github.com/ringreport/ringreport/internal/keys"
 	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/registry"
@@ -69,10 +70,6 @@ const (
 	// lookup table with its permutation state, a profile's token ring or
 	// partition map), the one in use and the one being built.
 	TableBytes = 64
-	// gcNum/gcDen is the share Go's collector adds on top of the live
-	// heap at its default setting (GOGC=100 lets it grow to twice; the
-	// replay's arrays are long-lived, so half of it is seen).
-	gcNum, gcDen = 3, 2
 )
 
 // replayWork is the time of replaying s: for each rule, its key set,
@@ -125,21 +122,29 @@ func log2(n int64) int64 {
 	return int64(bits.Len64(uint64(n - 1)))
 }
 
-// replayMemory is the peak memory of replaying s: the key set, every
-// rule's working state (its share of per-key arrays, the tracker's
-// assignment, delta and undo logs), its table, and the result's
-// per-step figures data, with the collector's headroom. It is
-// calibrated against the peak resident set of replays of 10⁶ and 10⁷
-// keys (TestReplayMemory) and of rings of 10⁷ points.
+// replayMemory is the peak memory of replaying s: its live state
+// (replayLive) with the collector's headroom over it (gcbound.Allowed),
+// its tables and its keys file's copies. It is calibrated against the
+// peak resident set of replays of 10⁶ and 10⁷ keys (TestReplayMemory)
+// and of rings of 10⁷ points.
 func replayMemory(s *sim.Scenario, sh shape) int64 {
+	live, tables := replayLive(s, sh)
+	return addSat(gcbound.Allowed(live), tables, mulSat(sh.keyTotal, KeyCopies))
+}
+
+// replayLive is the live heap of replaying s: the key set, every rule's
+// working state (its share of per-key arrays, the tracker's assignment,
+// delta and undo logs) and the result's per-step figures data; and,
+// apart, its tables, measured as peak resident set (the collector's share
+// is in them).
+func replayLive(s *sim.Scenario, sh shape) (live, tables int64) {
 	k := sh.keys
-	live := mulSat(18, k)                                    // key positions, generation order and strip cells, plus sorting space
+	live = mulSat(18, k)                                     // key positions, generation order and strip cells, plus sorting space
 	live = addSat(live, mulSat(int64(len(s.Keys.List)), 16)) // the strings' headers
 	if s.Keys.Weighted() {
 		live = addSat(live, mulSat(8, k)) // weights by generation and by canonical index
 	}
 	uniform := uniformWeights(s)
-	var tables int64 // measured as peak RSS: the collector's share is in it
 	for _, spec := range s.Rules {
 		rc, table := ruleCost(spec, sh)
 		live = addSat(live, mulSat(k, perKeyBytes(spec, sh.replicas, uniform)), mulSat(sh.states, perStepBytes(spec, max(table, sh.names), k)),
@@ -150,8 +155,7 @@ func replayMemory(s *sim.Scenario, sh shape) int64 {
 			tables = addSat(tables, mulSat(table, TableBytes))
 		}
 	}
-	live = addSat(live, keptPairBytes(s, sh))
-	return addSat(mulSat(live, gcNum)/gcDen, tables, mulSat(sh.keyTotal, KeyCopies))
+	return addSat(live, keptPairBytes(s, sh)), tables
 }
 
 // The transfer terms, in bytes: what sim keeps of the keys that moved
