@@ -20,6 +20,7 @@ import (
 // of log2(2)·2^48; Ceph's LL does not follow its stated definition
 // ⌊2^48·log2(1+j/2^15)⌋, and the test reports by how much.
 func TestLnTables(t *testing.T) {
+	t.Parallel()
 	tools(t)
 	prh, pll := productTables(t)
 	grh, gll := ceph.GeneratedLn().Tables()
@@ -70,6 +71,7 @@ func TestLnTables(t *testing.T) {
 // then OSDs marked out (reweight 0) and partly out (reweight 0.5) in the
 // reweight vector.
 func TestBuiltMap(t *testing.T) {
+	t.Parallel()
 	crushtool, _ := tools(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "map.bin")
@@ -147,6 +149,7 @@ func TestBuiltMap(t *testing.T) {
 // the generated tables a few do not, and the test reports how many (the
 // package doc and the report quote the figure).
 func TestLnDivergence(t *testing.T) {
+	t.Parallel()
 	crushtool, _ := tools(t)
 	var ss []profile.Server
 	for i := range 24 {
@@ -167,6 +170,7 @@ func TestLnDivergence(t *testing.T) {
 // straw2 draws to tie (two items of one weight with the same 16-bit hash
 // meet about once per 20,000 bucket choices): the first item must win.
 func TestManyInputs(t *testing.T) {
+	t.Parallel()
 	crushtool, _ := tools(t)
 	bin := filepath.Join(t.TempDir(), "map.bin")
 	lab.Run(t, crushtool, "-o", bin, "--build", "--num_osds", "6", "host", "straw2", "2", "root", "straw2", "0")

@@ -75,6 +75,7 @@ func sameMap(t *testing.T, mine, theirs *ceph.Map) {
 // every PG of pool 1 (crushtool --pool-id hashes x with the pool as
 // hashpspool does).
 func TestHierarchy(t *testing.T) {
+	t.Parallel()
 	crushtool, _ := tools(t)
 	dir := t.TempDir()
 	const n = 1024

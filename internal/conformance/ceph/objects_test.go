@@ -35,12 +35,19 @@ func keys() []string {
 			return strings.Repeat(strconv.FormatInt(int64(i), 36)+"-", 200)[:n]
 		},
 	}
+	if len(kinds) != nameKinds {
+		panic("keys: nameKinds is not the number of kinds")
+	}
 	ks := make([]string, 0, 1200)
 	for i := 0; len(ks) < cap(ks); i++ {
 		ks = append(ks, kinds[i%len(kinds)](i))
 	}
 	return ks
 }
+
+// nameKinds is how many kinds of name keys cycles through: names i and
+// i+nameKinds are of the same kind.
+const nameKinds = 10
 
 // storyServers is the story's first membership: 2 zones × 2 racks × 2
 // hosts × 2 OSDs, weights 1–4.
@@ -151,6 +158,7 @@ func mapObjects(t *testing.T, osdmaptool, om string, out int, names []string) (p
 // pg_num = pgp_num = 48): 'foo' → 1.6, 'bar' → 1.b, 'key1' → 1.2a, both
 // against the package and against osdmaptool itself.
 func TestObjectVectors(t *testing.T) {
+	t.Parallel()
 	_, osdmaptool := tools(t)
 	om := filepath.Join(t.TempDir(), "om48.bin")
 	lab.Run(t, osdmaptool, "--createsimple", "6", "--with-default-pool", "--pg-bits", "3", "--pgp-bits", "3", om)
@@ -182,8 +190,10 @@ type storyStep struct {
 // over a membership that grows, changes weights, loses a host and an
 // OSD and marks an OSD down (out). Every step compares all 128 PGs of
 // pool 1 and the acting set of each of 1,200 names; the first and the
-// last step also ask osdmaptool for the names' PGs directly.
+// last step also ask osdmaptool for the PGs of two names of each kind
+// directly (TestNameHashes checks every name's hash).
 func TestObjects(t *testing.T) {
+	t.Parallel()
 	crushtool, osdmaptool := tools(t)
 	dir := t.TempDir()
 	om := newOSDMap(t, osdmaptool, dir, 2, 2)
@@ -337,15 +347,16 @@ func pick(shipped, product *ceph.Placement, ln *ceph.LnTable) *ceph.Placement {
 	return shipped
 }
 
-// checkObjects asks osdmaptool for every tenth name's PG and acting set
-// and compares both with the package's: this checks the name hash and
-// the PG reduction that the bulk comparison computes with the package.
+// checkObjects asks osdmaptool for the PG and acting set of the first
+// two names of each kind (keys cycles through its kinds) and compares both
+// with the package's: this checks, end to end through osdmaptool, the
+// name hash and the PG reduction that the bulk comparison computes with
+// the package. TestNameHashes checks the hash of every name, in one
+// process; osdmaptool takes one name per process (about 20 ms each), so
+// this is kept to a sample that covers every kind.
 func checkObjects(t *testing.T, osdmaptool, om string, out int, p *ceph.Placement, ks []string) {
 	t.Helper()
-	var names []string
-	for i := 0; i < len(ks); i += 10 {
-		names = append(names, ks[i])
-	}
+	names := ks[:2*nameKinds]
 	pgs, acting := mapObjects(t, osdmaptool, om, out, names)
 	bad := 0
 	for i, name := range names {
@@ -358,13 +369,32 @@ func checkObjects(t *testing.T, osdmaptool, om string, out int, p *ceph.Placemen
 			}
 		}
 	}
-	t.Logf("osdmaptool --test-map-object: %d/%d names agree on PG and acting set", len(names)-bad, len(names))
+	t.Logf("osdmaptool --test-map-object: %d/%d names (two of each of %d kinds) agree on PG and acting set", len(names)-bad, len(names), nameKinds)
+}
+
+// TestNameHashes checks ceph.StrHash against Ceph's own
+// ceph_str_hash_rjenkins, called in the libceph-common.so.2 that
+// osdmaptool links by testdata/strhash.c, for every name of keys.
+func TestNameHashes(t *testing.T) {
+	t.Parallel()
+	ks := keys()
+	got := productStrHashes(t, ks)
+	bad := 0
+	for i, k := range ks {
+		if want := ceph.StrHash([]byte(k)); got[i] != want {
+			if bad++; bad <= 5 {
+				t.Errorf("name %q: StrHash %d, ceph_str_hash_rjenkins %d", k, want, got[i])
+			}
+		}
+	}
+	t.Logf("ceph_str_hash_rjenkins: %d/%d names agree", len(ks)-bad, len(ks))
 }
 
 // TestPGPNum: pool 1 with pg_num 128 but pgp_num 64, so that PGs 1.x and
 // 1.(x+64) share a placement seed; every PG and every name against
 // osdmaptool.
 func TestPGPNum(t *testing.T) {
+	t.Parallel()
 	crushtool, osdmaptool := tools(t)
 	dir := t.TempDir()
 	om := newOSDMap(t, osdmaptool, dir, 2, 1)

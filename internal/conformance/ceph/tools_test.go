@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -162,9 +162,7 @@ func reweights(n int32, w uint32, set ...int32) []uint32 {
 }
 
 // eq reports whether two OSD lists are identical.
-func eq(a, b []int32) bool {
-	return fmt.Sprint(a) == fmt.Sprint(b)
-}
+func eq(a, b []int32) bool { return slices.Equal(a, b) }
 
 // agreement compares the product's result for each input with the
 // package's, first with the tables the package ships and then with the
@@ -279,4 +277,41 @@ func libCephCommon(t *testing.T) string {
 	}
 	t.Fatalf("ldd %s names no libceph-common.so", crushtool)
 	return ""
+}
+
+// productStrHashes returns ceph_str_hash_rjenkins of each name as the
+// installed libceph-common.so.2 computes it, through testdata/strhash.c
+// built into the test's temporary folder.
+func productStrHashes(t *testing.T, names []string) []uint32 {
+	t.Helper()
+	gcc := lab.Need(t, "gcc", "gcc")
+	lib := libCephCommon(t)
+	bin := filepath.Join(t.TempDir(), "strhash")
+	lab.Run(t, gcc, "-O1", "-Wall", "-o", bin, filepath.Join("testdata", "strhash.c"), "-ldl")
+	var in bytes.Buffer
+	for _, n := range names {
+		in.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(n))))
+		in.WriteString(n)
+	}
+	cmd := exec.Command(bin, lib)
+	cmd.Stdin = &in
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", bin, lib, err, stderr.String())
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) != len(names) {
+		t.Fatalf("strhash printed %d hashes for %d names", len(lines), len(names))
+	}
+	hs := make([]uint32, len(names))
+	for i, l := range lines {
+		h, err := strconv.ParseUint(l, 10, 32)
+		if err != nil {
+			t.Fatalf("strhash printed %q", l)
+		}
+		hs[i] = uint32(h)
+	}
+	return hs
 }

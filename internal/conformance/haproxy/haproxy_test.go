@@ -1,20 +1,17 @@
 // Package haproxy_test checks profile/haproxy against the real HAProxy:
-// one haproxy process on 127.0.0.1 with a backend per configuration, Go
-// HTTP servers as the backends answering their own names, and one request
-// per key and configuration whose answer must be the server
-// Placement.Owners(h, 1) names.
+// one haproxy process with a backend per configuration on 127.0.0.1, whose
+// servers are listeners of the same haproxy on unix sockets in the test's
+// own folder, each answering its own name; one request per key and
+// configuration, pipelined over a few connections, whose answer must be
+// the server Placement.Owners(h, 1) names.
 package haproxy_test
 
 import (
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,20 +36,21 @@ type confCase struct {
 	ties    bool // add keys hashing exactly between two nodes (crc32 only)
 }
 
-// request is how a case sends a key, and the bytes HAProxy hashes for it.
-func (c confCase) request(base, key string) (url, hdr string, hashed []byte, skip string) {
+// request is how a case sends a key (the request path and the X-Key
+// header, if any), and the bytes HAProxy hashes for it.
+func (c confCase) request(key string) (path, hdr string, hashed []byte, skip string) {
 	switch c.balance {
 	case "url_param":
 		enc := queryEscape(key)
-		return base + "/?k=" + enc, "", []byte(enc), ""
+		return "/?k=" + enc, "", []byte(enc), ""
 	case "uri":
 		if key == "" {
 			return "", "", nil, "empty"
 		}
 		enc := "/" + queryEscape(key)
-		return base + enc, "", []byte(enc), ""
+		return enc, "", []byte(enc), ""
 	}
-	return base + "/", key, []byte(key), headerSkip(key)
+	return "/", key, []byte(key), headerSkip(key)
 }
 
 // directive is the case's "balance" line.
@@ -137,16 +135,24 @@ func cases() []confCase {
 }
 
 // config returns the haproxy configuration serving every case: a frontend
-// on 127.0.0.1:front that picks the case's backend from X-Case.
-func config(front int, ports []int, cs []confCase) string {
+// on 127.0.0.1:front that picks the case's backend from X-Case, and for
+// each of n servers a listener on a unix socket in dir that answers the
+// server's name itself (no backend processes, no TCP between HAProxy and
+// its servers). hash-type consistent in 2.6 hashes a server's id, never
+// its address, so where the servers listen does not change placement.
+func config(front int, dir string, n int, cs []confCase) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "global\n    maxconn 256\n    nbthread 1\n\ndefaults\n    mode http\n")
 	fmt.Fprintf(&b, "    timeout connect 2s\n    timeout client 10s\n    timeout server 10s\n\n")
 	fmt.Fprintf(&b, "frontend f\n    bind 127.0.0.1:%d\n    use_backend %%[req.hdr(x-case)]\n", front)
+	for i := range n {
+		fmt.Fprintf(&b, "\nfrontend serve_%s\n    bind %s\n", backendName(i), serverAddr(dir, i))
+		fmt.Fprintf(&b, "    http-request return status 200 content-type text/plain string %s\n", backendName(i))
+	}
 	for _, c := range cs {
 		fmt.Fprintf(&b, "\nbackend %s\n    %s\n    %s\n", c.name, c.directive(), c.opts.Directive())
 		for _, s := range c.servers {
-			fmt.Fprintf(&b, "    server %s 127.0.0.1:%d weight %d", backendName(s.b), ports[s.b], s.w)
+			fmt.Fprintf(&b, "    server %s %s weight %d", backendName(s.b), serverAddr(dir, s.b), s.w)
 			if s.id != 0 {
 				fmt.Fprintf(&b, " id %d", s.id)
 			}
@@ -159,42 +165,35 @@ func config(front int, ports []int, cs []confCase) string {
 	return b.String()
 }
 
-// startBackends starts n HTTP servers on 127.0.0.1, each answering its
-// name, and returns their ports; the test's cleanup closes them.
-func startBackends(t *testing.T, n int) []int {
-	ports := make([]int, n)
-	for i := range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("listen: %v", err)
-		}
-		name := backendName(i)
-		s := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			io.WriteString(w, name)
-		}), ReadHeaderTimeout: 10 * time.Second}
-		go s.Serve(l)
-		t.Cleanup(func() { s.Close() })
-		ports[i] = l.Addr().(*net.TCPAddr).Port
-	}
-	return ports
+// serverAddr is where server b listens: a unix socket in the test's folder.
+func serverAddr(dir string, b int) string {
+	return "unix@" + filepath.Join(dir, backendName(b)+".sock")
 }
 
-// result is one key's outcome in one case.
-type result struct {
-	key       string
-	got, want string
-	err       error
+// serverCount is how many servers the cases draw from (equal16 uses them
+// all).
+const serverCount = 16
+
+// probe is one request of one case: the key, where it is sent, and the
+// server the profile expects ("" when it expects none).
+type probe struct {
+	c              *confCase
+	key, path, hdr string
+	want, got      string
+	err            error
 }
 
+// TestConformance sends every key through every case's backend of one
+// real HAProxy and compares the server that answers with profile/haproxy's
+// owner, and replays balance-hash-maxconn.vtc's vector.
 func TestConformance(t *testing.T) {
 	bin := lab.Need(t, "haproxy", "haproxy")
 	start := time.Now()
 	cs := cases()
-	ports := startBackends(t, 16)
 	front := lab.FreePorts(t, 1)[0]
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "haproxy.cfg")
-	if err := os.WriteFile(cfg, []byte(config(front, ports, cs)), 0o600); err != nil {
+	if err := os.WriteFile(cfg, []byte(config(front, dir, serverCount, cs)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	version := regexp.MustCompile(`version \S+`).FindString(lab.Run(t, bin, "-v"))
@@ -203,25 +202,38 @@ func TestConformance(t *testing.T) {
 	lab.WaitListen(t, front)
 	t.Logf("HAProxy %s, %d configurations, started in %v", version, len(cs), time.Since(start).Round(time.Millisecond))
 
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8, DisableCompression: true}}
-	t.Cleanup(client.CloseIdleConnections)
-	base := fmt.Sprintf("http://127.0.0.1:%d", front)
 	keys := testKeys()
 	shortest, longest := len(keys[0]), 0
 	for _, k := range keys {
 		shortest, longest = min(shortest, len(k)), max(longest, len(k))
 	}
 	t.Logf("%d keys of %d to %d bytes", len(keys), shortest, longest)
-	for _, c := range cs {
-		checkCase(t, client, base, c, keys)
+	var all [][]*probe
+	var flat []*probe
+	skipped := make([]map[string]int, len(cs))
+	for i := range cs {
+		ps, skip := probes(t, &cs[i], keys)
+		all, skipped[i] = append(all, ps), skip
+		flat = append(flat, ps...)
 	}
-	checkVTC(t, client, base)
-	t.Logf("all configurations in %v", time.Since(start).Round(time.Millisecond))
+	vtc := vtcProbe()
+	flat = append(flat, vtc)
+	if err := roundTrip(fmt.Sprintf("127.0.0.1:%d", front), flat, 4); err != nil {
+		t.Fatalf("requests to HAProxy: %v", err)
+	}
+	for i, ps := range all {
+		report(t, cs[i], ps, skipped[i])
+	}
+	if vtc.err != nil || vtc.got != vtc.want {
+		t.Errorf("balance uri /test-url: haproxy %q (err %v), balance-hash-maxconn.vtc says %q", vtc.got, vtc.err, vtc.want)
+	}
+	t.Logf("all configurations, %d requests, in %v", len(flat), time.Since(start).Round(time.Millisecond))
 }
 
-// checkCase sends every key through case c and compares HAProxy's choice
-// with profile/haproxy's.
-func checkCase(t *testing.T, client *http.Client, base string, c confCase, keys []string) {
+// probes builds case c's requests, one per key that a request can carry,
+// each with the server profile/haproxy picks for it, and counts the keys
+// skipped by why.
+func probes(t *testing.T, c *confCase, keys []string) (ps []*probe, skipped map[string]int) {
 	t.Helper()
 	rule, err := haproxy.New(c.opts)
 	if err != nil {
@@ -236,94 +248,44 @@ func checkCase(t *testing.T, client *http.Client, base string, c confCase, keys 
 		pts, _ := pl.(profile.Continuum).Points()
 		keys = append(keys[:len(keys):len(keys)], tieKeys(pts, 40)...)
 	}
-	skipped := map[string]int{}
-	var jobs []func() result
+	skipped = map[string]int{}
 	for _, key := range keys {
-		url, hdr, hashed, skip := c.request(base, key)
+		path, hdr, hashed, skip := c.request(key)
 		if skip != "" {
 			skipped[skip]++
 			continue
 		}
-		var want string
+		p := &probe{c: c, key: key, path: path, hdr: hdr}
 		if o := pl.Owners(rule.Hash(hashed), 1, nil); len(o) == 1 {
-			want = servers[o[0]].Name
+			p.want = servers[o[0]].Name
 		}
-		jobs = append(jobs, func() result {
-			got, err := fetch(client, url, c.name, hdr)
-			return result{key: key, got: got, want: want, err: err}
-		})
+		ps = append(ps, p)
 	}
-	results := runAll(jobs, 8)
-	agree := 0
-	var bad []result
-	for _, r := range results {
-		if r.err == nil && r.got == r.want {
-			agree++
-		} else {
-			bad = append(bad, r)
-		}
-	}
-	t.Logf("%-16s %s: %d/%d keys agree; skipped %v", c.name, c.opts.Directive(), agree, len(results), skipped)
-	if len(bad) > 0 {
-		for _, r := range bad[:min(len(bad), 5)] {
-			t.Errorf("%s: key %q: haproxy %q, profile %q (err %v)", c.name, r.key, r.got, r.want, r.err)
-		}
-		t.Errorf("%s: %d of %d keys disagree", c.name, len(bad), len(results))
-	}
+	return ps, skipped
 }
 
-// checkVTC replays the published vector of HAProxy's
+// vtcProbe is the published vector of HAProxy's
 // reg-tests/balance/balance-hash-maxconn.vtc (as fixed by 03e9a5a1): under
 // "balance uri" with two servers of automatic ids, "/test-url" goes to the
 // first server.
-func checkVTC(t *testing.T, client *http.Client, base string) {
-	got, err := fetch(client, base+"/test-url", "uri", "")
-	if err != nil || got != backendName(0) {
-		t.Errorf("balance uri /test-url: haproxy %q (err %v), balance-hash-maxconn.vtc says %q", got, err, backendName(0))
-	}
+func vtcProbe() *probe {
+	return &probe{c: &confCase{name: "uri"}, key: "/test-url", path: "/test-url", want: backendName(0)}
 }
 
-// fetch sends one request and returns the answering backend's name.
-func fetch(client *http.Client, url, caseName, key string) (string, error) {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		return "", err
+// report compares HAProxy's answers for case c with profile/haproxy's.
+func report(t *testing.T, c confCase, ps []*probe, skipped map[string]int) {
+	t.Helper()
+	var bad []*probe
+	for _, p := range ps {
+		if p.err != nil || p.got != p.want {
+			bad = append(bad, p)
+		}
 	}
-	req.Header.Set("X-Case", caseName)
-	if key != "" {
-		req.Header["X-Key"] = []string{key}
+	t.Logf("%-16s %s: %d/%d keys agree; skipped %v", c.name, c.opts.Directive(), len(ps)-len(bad), len(ps), skipped)
+	for _, p := range bad[:min(len(bad), 5)] {
+		t.Errorf("%s: key %q: haproxy %q, profile %q (err %v)", c.name, p.key, p.got, p.want, p.err)
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return "", err
+	if len(bad) > 0 {
+		t.Errorf("%s: %d of %d keys disagree", c.name, len(bad), len(ps))
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return "", err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("status %s: %.80s", resp.Status, body)
-	}
-	return string(body), nil
-}
-
-// runAll runs jobs on n workers and returns their results in job order.
-func runAll(jobs []func() result, n int) []result {
-	out := make([]result, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range n {
-		wg.Go(func() {
-			for i := range next {
-				out[i] = jobs[i]()
-			}
-		})
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
 }

@@ -98,12 +98,16 @@ func (cl *cluster) run(args ...string) string {
 	return lab.Run(cl.t, cl.cli, args...)
 }
 
-// addNode runs `redis-cli --cluster add-node n entry` and waits until the
-// cluster settles with n among members.
+// addNode runs `redis-cli --cluster add-node n entry` and waits until
+// every member, n among them, knows exactly the members and --cluster
+// check passes: what the next redis-cli command (another add-node, a
+// rebalance) needs. It does not wait for n to leave cluster_state fail,
+// which takes the rejoin delay (the node timeout) and is none of redis-cli's
+// concern; the settle after the step's rebalance waits for that.
 func (cl *cluster) addNode(n, entry *node, members []*node) {
 	cl.t.Helper()
 	cl.run("--cluster", "add-node", n.name, entry.name)
-	cl.settle(entry, members)
+	cl.wait(entry, members, false)
 }
 
 // checkOK reports whether `redis-cli --cluster check entry` finds the
@@ -122,30 +126,56 @@ func (cl *cluster) checkOK(entry *node) (bool, string) {
 // ok, and --cluster check from entry passes.
 func (cl *cluster) settle(entry *node, members []*node) {
 	cl.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	cl.wait(entry, members, true)
+}
+
+// wait is settle, with cluster_state ok required only when stateOK is
+// set. It polls with a backoff from 5 to 100 ms: most waits end within
+// tens of milliseconds, and a fixed 100 ms step added that much to each.
+func (cl *cluster) wait(entry *node, members []*node, stateOK bool) {
+	cl.t.Helper()
 	var last string
-	for time.Now().Before(deadline) {
-		if why := cl.disagreement(members); why != "" {
+	ok := poll(15*time.Second, func() bool {
+		if why := cl.disagreement(members, stateOK); why != "" {
 			last = why
 		} else if ok, out := cl.checkOK(entry); !ok {
 			last = out
 		} else {
-			return
+			return true
 		}
-		time.Sleep(100 * time.Millisecond)
+		return false
+	})
+	if !ok {
+		cl.t.Fatalf("cluster not consistent after 15 s:\n%s", last)
 	}
-	cl.t.Fatalf("cluster not consistent after 15 s:\n%s", last)
+}
+
+// poll calls done until it returns true, sleeping 5 ms after the first
+// call and doubling the sleep up to 100 ms, and reports false if done has
+// not returned true within limit.
+func poll(limit time.Duration, done func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for sleep := 5 * time.Millisecond; ; sleep = min(2*sleep, 100*time.Millisecond) {
+		if done() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(sleep)
+	}
 }
 
 // disagreement says why some member does not yet list exactly members as
-// healthy nodes, or "" when all do.
-func (cl *cluster) disagreement(members []*node) string {
+// healthy nodes (or, with stateOK, is not in cluster_state ok), or "" when
+// all do.
+func (cl *cluster) disagreement(members []*node, stateOK bool) string {
 	want := make(map[string]bool)
 	for _, m := range members {
 		want[m.name] = true
 	}
 	for _, m := range members {
-		if info := m.c.do(cl.t, "CLUSTER", "INFO").Str; !strings.Contains(info, "cluster_state:ok\r\n") {
+		if info := m.c.do(cl.t, "CLUSTER", "INFO").Str; stateOK && !strings.Contains(info, "cluster_state:ok\r\n") {
 			return m.name + " is not in cluster_state ok"
 		}
 		lines := clusterNodes(cl.t, m)
@@ -241,32 +271,25 @@ func (cl *cluster) stop(n *node) {
 	cl.t.Helper()
 	_ = exec.Command(cl.cli, "-p", strconv.Itoa(n.port), "shutdown", "nosave").Run()
 	pid := n.cmd.Process.Pid
-	for range 100 {
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	gone := poll(5*time.Second, func() bool { return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) })
+	if !gone {
+		cl.t.Fatalf("%s (pid %d) still runs 5 s after SHUTDOWN NOSAVE", n.name, pid)
 	}
-	cl.t.Fatalf("%s (pid %d) still runs 5 s after SHUTDOWN NOSAVE", n.name, pid)
 }
 
 // waitInfo waits, for at most 20 s, until every node in ns reports
 // cluster_state:want in CLUSTER INFO.
 func (cl *cluster) waitInfo(ns []*node, want string) {
 	cl.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		all := true
+	ok := poll(20*time.Second, func() bool {
 		for _, n := range ns {
 			if !strings.Contains(n.c.do(cl.t, "CLUSTER", "INFO").Str, "cluster_state:"+want+"\r\n") {
-				all = false
-				break
+				return false
 			}
 		}
-		if all {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+		return true
+	})
+	if !ok {
+		cl.t.Fatalf("cluster_state is not %s on every node after 20 s", want)
 	}
-	cl.t.Fatalf("cluster_state is not %s on every node after 20 s", want)
 }
