@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ringreport/ringreport/internal/outdir"
 )
 
 // small is a scenario that builds in a moment.
@@ -282,8 +284,8 @@ func TestBuildProcesses(t *testing.T) {
 		t.Fatalf("build: %s", stderr)
 	}
 	before := readTree(t, filepath.Join(work, "out"))
-	// startSlow starts a slow build, waits for its temporary folder and
-	// stops the process, which then holds the lock and the folder until
+	// startSlow starts a slow build, waits for its temporary folder (with
+	// its marker: the folder is opened) and stops the process, which then holds the lock and the folder until
 	// it is sent SIGCONT (or killed).
 	startSlow := func() (*exec.Cmd, *bytes.Buffer, string) {
 		t.Helper()
@@ -295,7 +297,8 @@ func TestBuildProcesses(t *testing.T) {
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 			tmp, _ := filepath.Glob(filepath.Join(work, ".out.tmp-*"))
 			for _, p := range tmp {
-				if !slices.Contains(old, p) {
+				// A folder that holds its marker has been opened in full.
+				if _, err := os.Stat(filepath.Join(p, outdir.Marker)); err == nil && !slices.Contains(old, p) {
 					cmd.Process.Signal(syscall.SIGSTOP)
 					return cmd, stderr, p
 				}
