@@ -323,6 +323,7 @@ var (
 // node name (or an operation on nodes) that carries its full text as a
 // tooltip.
 func TestNoEllipsisInTitles(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "..", "scenarios", "*.yaml"))
 	if len(files) == 0 {
 		t.Fatal("no example scenarios")
