@@ -11,17 +11,20 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ringreport/ringreport/internal/outdir"
 )
 
 // small is a scenario that builds in a moment.
 const small = "title: S\nkeys: 10\nnodes: [a]\n"
 
-// slowScenario takes a few seconds to build: two of them built with -j 1
-// keep a build's temporary folder in place for seconds after the first
-// one is written.
-func slowScenario(title string) string {
+// slowScenario is a build that takes a noticeable time (about 0.3 s of
+// CPU and a second of writing and syncing at 50,000 keys on the 2-core
+// reference machine): long enough for a test to see its temporary
+// folder appear and stop the process (SIGSTOP) before it is done.
+func slowScenario(title string, keys int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "title: %s\nseed: 1\nkeys: 400000\nnodes: 8\nrules: [ring, modulo, jump, maglev]\nreplicas: 2\nsteps:\n", title)
+	fmt.Fprintf(&b, "title: %s\nseed: 1\nkeys: %d\nnodes: 8\nrules: [ring, modulo, jump, maglev]\nreplicas: 2\nsteps:\n", title, keys)
 	for i := range 12 {
 		fmt.Fprintf(&b, "  - add: x%d\n  - remove: random\n", i)
 	}
@@ -250,6 +253,14 @@ func binary(t *testing.T) string {
 // line; a second build into the same out/ while one runs is refused and
 // leaves the running one's temporary folder alone; a killed build's
 // leftovers are removed by the next build.
+//
+// The build it interrupts is caught in the middle: with -j 1 its small
+// first scenario is written (the temporary folder appears) while the
+// slow second one has yet to be replayed, and the test stops the
+// process there (SIGSTOP) before it signals it, starts the second
+// build or kills it, so that no race with the build's end decides what
+// is tested, and the slow scenario needs to be only as slow as the
+// test's 2 ms polling needs.
 func TestBuildProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the command many times")
@@ -258,8 +269,8 @@ func TestBuildProcesses(t *testing.T) {
 	dir := t.TempDir()
 	bin := binary(t)
 	work := filepath.Join(dir, "work")
-	writeFile(t, filepath.Join(work, "slow", "a.yaml"), []byte(slowScenario("A")))
-	writeFile(t, filepath.Join(work, "slow", "b.yaml"), []byte(slowScenario("B")))
+	writeFile(t, filepath.Join(work, "slow", "a.yaml"), []byte(small))
+	writeFile(t, filepath.Join(work, "slow", "b.yaml"), []byte(slowScenario("B", 50_000)))
 	writeFile(t, filepath.Join(work, "s.yaml"), []byte(small))
 	command := func(args ...string) (*exec.Cmd, *bytes.Buffer) {
 		cmd := exec.Command(bin, args...)
@@ -273,7 +284,9 @@ func TestBuildProcesses(t *testing.T) {
 		t.Fatalf("build: %s", stderr)
 	}
 	before := readTree(t, filepath.Join(work, "out"))
-	// startSlow starts a slow build and waits for its temporary folder.
+	// startSlow starts a slow build, waits for its temporary folder (with
+	// its marker: the folder is opened) and stops the process, which then holds the lock and the folder until
+	// it is sent SIGCONT (or killed).
 	startSlow := func() (*exec.Cmd, *bytes.Buffer, string) {
 		t.Helper()
 		old, _ := filepath.Glob(filepath.Join(work, ".out.tmp-*"))
@@ -281,10 +294,12 @@ func TestBuildProcesses(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 			tmp, _ := filepath.Glob(filepath.Join(work, ".out.tmp-*"))
 			for _, p := range tmp {
-				if !slices.Contains(old, p) {
+				// A folder that holds its marker has been opened in full.
+				if _, err := os.Stat(filepath.Join(p, outdir.Marker)); err == nil && !slices.Contains(old, p) {
+					cmd.Process.Signal(syscall.SIGSTOP)
 					return cmd, stderr, p
 				}
 			}
@@ -294,6 +309,16 @@ func TestBuildProcesses(t *testing.T) {
 		t.Fatalf("the slow build made no temporary folder in 30 s: %s", stderr)
 		return nil, nil, ""
 	}
+	// stillBuilding waits until cmd has stopped, and fails the test if it
+	// finished first: what follows would prove nothing about a build in
+	// progress.
+	stillBuilding := func(cmd *exec.Cmd) {
+		t.Helper()
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(cmd.Process.Pid, &ws, syscall.WUNTRACED, nil); err != nil || !ws.Stopped() {
+			t.Fatalf("the slow build was done before it could be stopped (wait4: %v, status %#x): make its scenario slower", err, ws)
+		}
+	}
 	leftovers := func() []string {
 		left, _ := filepath.Glob(filepath.Join(work, ".out.*"))
 		return left
@@ -301,7 +326,9 @@ func TestBuildProcesses(t *testing.T) {
 
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		cmd, stderr, _ := startSlow()
+		stillBuilding(cmd)
 		cmd.Process.Signal(sig)
+		cmd.Process.Signal(syscall.SIGCONT)
 		err := cmd.Wait()
 		name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
 		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
@@ -320,6 +347,7 @@ func TestBuildProcesses(t *testing.T) {
 
 	// Two builds at once: the second is refused, the first completes.
 	cmd, stderr, tmp := startSlow()
+	stillBuilding(cmd)
 	second, stderr2 := command("build", "-o", "out", "s.yaml")
 	if err := second.Run(); second.ProcessState.ExitCode() != exitError {
 		t.Errorf("second build: %v, want exit 1", err)
@@ -330,6 +358,7 @@ func TestBuildProcesses(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tmp, ".ringreport")); err != nil {
 		t.Errorf("the second build touched the first one's temporary folder: %v", err)
 	}
+	cmd.Process.Signal(syscall.SIGCONT)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the first build: %v\n%s", err, stderr)
 	}
@@ -342,6 +371,7 @@ func TestBuildProcesses(t *testing.T) {
 
 	// A killed build leaves its temporary folder; the next removes it.
 	cmd, _, tmp = startSlow()
+	stillBuilding(cmd)
 	cmd.Process.Kill()
 	cmd.Wait()
 	if _, err := os.Stat(tmp); err != nil {

@@ -974,6 +974,7 @@ func TestOracleRandom(t *testing.T) {
 		nkeys := 1000 + rng.IntN(3000)
 		s := genScenario(rng, f, nkeys)
 		t.Run(fmt.Sprintf("%02d-%s", i, f.name), func(t *testing.T) {
+			t.Parallel() // s is drawn above, in order, so the cases do not depend on it
 			d := runPipeline(t, s)
 			if errs := check(s, d); len(errs) > 0 {
 				t.Errorf("%d mismatches:\n%s\nscenario:\n%s", len(errs), strings.Join(errs, "\n"), s.yaml)

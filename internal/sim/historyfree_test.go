@@ -18,6 +18,7 @@ import (
 // it. Those seeds find every kind that keeps history (slots, redis,
 // cassandra, kafka, elasticsearch, ceph) if it is marked.
 func TestHistoryFreeRebuild(t *testing.T) {
+	t.Parallel()
 	kinds := 0
 	for _, k := range registry.Kinds {
 		if !k.HistoryFree {

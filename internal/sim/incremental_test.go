@@ -18,6 +18,7 @@ import (
 // and recomputes every metric at every step, on random scenarios of every
 // rule and on the churn scenario (weights, replicas, vnodes steps).
 func TestIncrementalMatchesFull(t *testing.T) {
+	t.Parallel()
 	scens := []*Scenario{churnScenario(700)}
 	for seed := range int64(40) {
 		scens = append(scens, randomScenario(seed))
@@ -33,6 +34,7 @@ func TestIncrementalMatchesFull(t *testing.T) {
 // timeline of adds, random failures, recoveries and random removals, under
 // which jump renumbers and modulo moves most keys at every step.
 func TestIncrementalMatchesFullOneReplica(t *testing.T) {
+	t.Parallel()
 	var rules []placer.RuleSpec
 	for _, kind := range []string{"modulo", "jump", "rendezvous"} {
 		for _, h := range []string{"fnv1a-fmix", "xxhash64"} {

@@ -14,6 +14,7 @@ import (
 // go back and forth between tables), also when the budget is too small
 // to keep the keys of a difference or any difference at all.
 func TestMaglevDeltaMatchesScratch(t *testing.T) {
+	t.Parallel()
 	defer func(b int) { tablerules.MaglevDiffBytes = b }(tablerules.MaglevDiffBytes)
 	deltas := 0
 	for _, budget := range []int{1 << 20, 64, 0} {

@@ -155,6 +155,7 @@ func firstDiff(a, b []timeline.NodeID) int {
 // exactly the lists of a placement from scratch, on random scenarios with
 // varied probe counts and points per unit of weight.
 func TestMultiprobeDeltaMatchesScratch(t *testing.T) {
+	t.Parallel()
 	deltas := 0
 	for seed := range int64(60) {
 		spec := placer.RuleSpec{Kind: "multiprobe", Probes: []int{0, 1, 2, 5, 21, 40}[seed%6], VNodes: 1 + int(seed/6)%3}

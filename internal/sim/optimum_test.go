@@ -69,6 +69,7 @@ func TestOptimumRounds(t *testing.T) {
 // rational arithmetic on random memberships at the limits: weights up to
 // 10,000, up to 2,000 nodes, up to 2⁴⁰ keys, where k·P overflows 64 bits.
 func TestShareShiftExact(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(16, 1))
 	for trial := range 300 {
 		n := 1 + rng.IntN(2000)

@@ -13,6 +13,7 @@ import (
 // data MetricsOnly leaves out (Strip, Arcs, Points), on random scenarios
 // of every rule, the churn scenario and a weighted key set.
 func TestReplayWithIsReplay(t *testing.T) {
+	t.Parallel()
 	scens := []*Scenario{churnScenario(700)}
 	for seed := range int64(20) {
 		scens = append(scens, randomScenario(seed))

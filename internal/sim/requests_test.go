@@ -32,6 +32,7 @@ func withWeights(s *Scenario, list bool) *Scenario {
 // loads, moved requests, transfers and hot owners of the fast replay equal
 // the reference's.
 func TestIncrementalMatchesFullWeighted(t *testing.T) {
+	t.Parallel()
 	compareReplays(t, withWeights(churnScenario(700), false))
 	for seed := range int64(30) {
 		compareReplays(t, withWeights(randomScenario(seed), seed%3 == 0))
@@ -186,6 +187,7 @@ func TestTopPairs(t *testing.T) {
 
 // TestRequestMetrics: the request metrics are known only with weights.
 func TestRequestMetrics(t *testing.T) {
+	t.Parallel()
 	plain := mustReplay(t, churnScenario(200))
 	if _, ok := plain.Metric("request_peak_to_mean", 0, 0); ok {
 		t.Errorf("unweighted replay has request_peak_to_mean")
@@ -208,6 +210,7 @@ func TestRequestMetrics(t *testing.T) {
 // the largest pairs, the rest, every pair, the keys received by reason
 // and the run totals, with and without request counts.
 func TestTransfersManyNodes(t *testing.T) {
+	t.Parallel()
 	n := DenseTransferNodes + 88
 	s := &Scenario{Name: "many", Title: "many", Seed: 2, Keys: keys.KeySpec{Count: 40_000}, Nodes: nodeNames(n), Replicas: 1,
 		Rules: []placer.RuleSpec{{Kind: "modulo"}, {Kind: "jump"}, {Kind: "ring", VNodes: 4}},
@@ -273,6 +276,7 @@ func TestPairBudget(t *testing.T) {
 // remove, fail or recover only to or from the nodes the step names, in
 // random scenarios that replay every such kind.
 func TestLocalKindsMoveOnlyNamedNodes(t *testing.T) {
+	t.Parallel()
 	membership := map[timeline.Op]bool{timeline.OpAdd: true, timeline.OpRemove: true, timeline.OpFail: true, timeline.OpRecover: true}
 	tested := map[string]bool{}
 	for seed := range int64(40) {

@@ -6,6 +6,7 @@ import "testing"
 // by member and bit for bit, what FairShare and LoadShare give one node at
 // a time, over random scenarios with failed members and weights.
 func TestLoadSharesAreLoadShare(t *testing.T) {
+	t.Parallel()
 	compared := 0
 	for seed := range int64(40) {
 		s := randomScenario(seed)

@@ -20,6 +20,7 @@ import (
 // counts every pair in a map and picks the largest by a stable sort; with
 // request counts too.
 func TestTransfersOutputMatchesReference(t *testing.T) {
+	t.Parallel()
 	nodes := make([]timeline.NodeSpec, 700)
 	for i := range nodes {
 		nodes[i] = timeline.NodeSpec{Name: "n" + strconv.Itoa(i)}

@@ -10,6 +10,7 @@ import (
 // on either side of the boundary and right at it (total = H/2, where the
 // integral bounds cannot decide and H is summed exactly).
 func TestZipfAllZero(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, 2, 10, 1000, 20000} {
 		for _, s := range []float64{0.01, 0.5, 1, 1.1, 3} {
 			h := 0.0

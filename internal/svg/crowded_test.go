@@ -126,6 +126,7 @@ var (
 // about the same size, and each share wheel's ring is covered once all
 // round by its paths (their dashes add up to its length).
 func TestCrowdedWheelsBoundedByPixels(t *testing.T) {
+	t.Parallel()
 	size := map[int]int{}
 	for _, nodes := range []int{1000, 3000} {
 		res := crowdedScenario(t, nodes)
@@ -175,6 +176,7 @@ func TestCrowdedWheelsBoundedByPixels(t *testing.T) {
 // of every share wheel of 1,000 nodes shows node colours all round, not
 // the background its cuts are drawn in.
 func TestCrowdedShareWheelsShowTheirColours(t *testing.T) {
+	t.Parallel()
 	bin := lab.Need(t, "rsvg-convert", "librsvg2-bin")
 	res := crowdedScenario(t, 1000)
 	f, _, err := FigureOf(res, "rings", 1)

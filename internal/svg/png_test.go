@@ -2,11 +2,14 @@ package svg
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/conformance/lab"
@@ -16,29 +19,49 @@ import (
 // documents for tools that want PNG, turns every figure of an example
 // scenario into a PNG of twice the figure's size without a warning, on
 // the theme's opaque background and with the heading's text drawn. No
-// kept pure-Go library draws these figures' text (see the README).
+// kept pure-Go library draws these figures' text (see the README). The
+// converter takes one PNG a process, so the figures are converted
+// GOMAXPROCS at a time, beside the package's other parallel tests.
 func TestPNG(t *testing.T) {
+	t.Parallel()
 	bin := lab.Need(t, "rsvg-convert", "librsvg2-bin")
 	s, _ := exampleScenario(t, filepath.Join("..", "..", "scenarios", "ring.yaml"))
 	dir := t.TempDir()
+	type job struct {
+		f  Figure
+		th Theme
+	}
+	var jobs []job
 	for _, f := range replay(t, s) {
-		themes := []Theme{Light}
+		jobs = append(jobs, job{f, Light})
 		if f.Kind == "history" {
-			themes = append(themes, Dark)
+			jobs = append(jobs, job{f, Dark})
 		}
-		for _, th := range themes {
-			in := filepath.Join(dir, th.String()+"-"+f.Name)
-			out := in + ".png"
-			if err := os.WriteFile(in, f.File(th), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			msg, err := exec.Command(bin, "-z", "2", "-o", out, in).CombinedOutput()
+	}
+	problems := make([]string, len(jobs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, j := range jobs {
+		in := filepath.Join(dir, j.th.String()+"-"+j.f.Name)
+		if err := os.WriteFile(in, j.f.File(j.th), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			msg, err := exec.Command(bin, "-z", "2", "-o", in+".png", in).CombinedOutput()
 			if err != nil || len(bytes.TrimSpace(msg)) > 0 {
-				t.Errorf("rsvg-convert %s (%s): %v: %s", f.Name, th, err, msg)
-				continue
+				problems[i] = fmt.Sprintf("rsvg-convert %s (%s): %v: %s", j.f.Name, j.th, err, msg)
 			}
-			checkPNG(t, out, f, th)
+		})
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		if problems[i] != "" {
+			t.Error(problems[i])
+			continue
 		}
+		checkPNG(t, filepath.Join(dir, j.th.String()+"-"+j.f.Name)+".png", j.f, j.th)
 	}
 }
 

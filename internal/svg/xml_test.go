@@ -24,6 +24,7 @@ func numRef(x float64) string {
 func num1Ref(x float64) string { return numRef(round1(x)) }
 
 func TestNumMatchesStrconv(t *testing.T) {
+	t.Parallel()
 	check := func(x float64) {
 		t.Helper()
 		if got, want := num(x), numRef(x); got != want {
