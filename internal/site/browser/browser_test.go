@@ -195,6 +195,8 @@ func TestSiteInBrowser(t *testing.T) {
 	// <img> in a white and a black page, and its text's contrast.
 	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), "") })
 	t.Run("embedded-dark", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), other(t), "dark build: ") })
+	// Each check of the embedded figures, on files made to break it.
+	t.Run("catches", func(t *testing.T) { t.Parallel(); checkCatches(t, tab(t, ctx)) })
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
