@@ -23,7 +23,7 @@ var embedCases = []embedCase{
 	{"low-on-page.svg", []string{`(light scheme): text "pale grey on white" has contrast 2.32:1`}},
 	{"low-on-shape.svg", []string{`(light scheme): text "grey on a dark box" has contrast 1.`}},
 	{"low-in-dark.svg", []string{"its colours follow the reader", `(dark scheme): text "lost in the dark" has contrast 1.`}},
-	{"broken.svg", []string{"(light scheme): does not load as an image", "(dark scheme): does not load as an image"}},
+	{"broken.svg", []string{"(light scheme): does not load as an image", "(light scheme): is not an SVG document", "(dark scheme): does not load as an image"}},
 }
 
 // checkCatches runs embedFindings on embedCases: every check of the

@@ -4,8 +4,9 @@ package browser
 // text must keep against what it is drawn on.
 const minContrast = 4.5
 
-// textContrast lists, for an SVG document open in the browser, every text
-// whose contrast with what it is drawn on is under minContrast. For each
+// textContrast lists, for a laid-out SVG figure (top, its outermost
+// <svg>), every text whose contrast with what it is drawn on is under
+// minContrast. For each
 // <text> or <tspan> with text of its own it takes three points along the
 // middle of its box, and at each the shapes drawn before it (document
 // order is paint order) whose fill covers that point (isPointInFill),
@@ -20,7 +21,7 @@ const minContrast = 4.5
 // meets the cell (the cells past the document's edge gather all beyond
 // it): a point's candidates are one cell's list, not every shape of the
 // figure.
-const textContrast = `(min) => {
+const textContrast = `(top, min) => {
   const rgb = (c) => { const m = /rgba?\(([^)]*)\)/.exec(c); if (!m) return null;
     const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
   const lin = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
@@ -32,11 +33,11 @@ const textContrast = `(min) => {
   const opacity = (e) => { if (!(e instanceof SVGElement)) return 1; let a = opacities.get(e);
     if (a === undefined) opacities.set(e, a = parseFloat(cs(e).opacity) * opacity(e.parentElement)); return a; };
   const alpha = (e, prop) => parseFloat(cs(e)[prop] || '1') * opacity(e);
-  const cell = 64, grid = new Map(), doc = document.documentElement.getBoundingClientRect();
+  const cell = 64, grid = new Map(), doc = top.getBoundingClientRect();
   const cx = (v) => Math.min(Math.ceil(doc.right / cell), Math.max(Math.floor(doc.left / cell) - 1, Math.floor(v / cell)));
   const cy = (v) => Math.min(Math.ceil(doc.bottom / cell), Math.max(Math.floor(doc.top / cell) - 1, Math.floor(v / cell)));
   const cells = (b, add) => { for (let x = cx(b.left); x <= cx(b.right); x++) for (let y = cy(b.top); y <= cy(b.bottom); y++) add(x + ',' + y); };
-  const all = [...document.documentElement.querySelectorAll('*')];
+  const all = [...top.querySelectorAll('*')];
   all.forEach((e, i) => {
     if (!(e instanceof SVGGeometryElement) || e.closest('defs, pattern, clipPath, mask, marker, text')) return;
     const f = rgb(cs(e).fill);
@@ -70,7 +71,8 @@ const textContrast = `(min) => {
   return bad;
 }`
 
-// lowText is a text that textContrast found under minContrast.
+// lowText is a text that textContrast found under minContrast, or Err:
+// why the file could not be laid out for it.
 type lowText struct {
-	Text, Why string
+	Text, Why, Err string
 }

@@ -25,9 +25,10 @@
 // Its subtests run side by side in tabs of one browser, and each site is
 // built once. Each page is loaded once and inspected at both widths and
 // in both schemes; the figure files are served from 127.0.0.1 so that one
-// page per scenario holds them all, as frames for the contrast and as
-// images for the pixels, and is read in both schemes without a reload;
-// only small results cross from the browser to Go. Under -short it runs
+// page per scenario holds them all, each parsed into a shadow root of its
+// own for the contrast and drawn as an image for the pixels, and is read
+// in both schemes without a reload; only small results cross from the
+// browser to Go. Under -short it runs
 // only with RINGREPORT_SITE, which is how .ci/run runs it. It skips when
 // Chromium is not installed, except when CI is set: there it fails, so
 // that CI never silently skips it. CHROMIUM names the browser binary when

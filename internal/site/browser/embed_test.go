@@ -5,13 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -79,15 +77,34 @@ type pixels struct {
 	Was, Is      [4]int
 }
 
+// figureHosts is the part of embedScript that lays out every file
+// (srcs), once per page: it parses the file as XML, as a browser opens an
+// SVG file, and puts its <svg> in a shadow root of its own, in a 700 ×
+// 1000 px box whose inherited properties are all initial, as a tab of
+// that size shows the file: the file's style applies to it alone and the
+// page's to none of it. (A frame per file would do the same at several
+// times the cost of the figure itself.) It resolves to the outermost
+// <svg> of each file, or to what is wrong with the file.
+const figureHosts = `(srcs) => Promise.all(srcs.map(async (src) => {
+  const host = document.body.appendChild(document.createElement('div'));
+  host.style.cssText = 'all: initial; display: block; width: 700px; height: 1000px';
+  const res = await fetch(src);
+  if (!res.ok) return 'cannot be read: ' + res.status;
+  const doc = new DOMParser().parseFromString(await res.text(), 'image/svg+xml');
+  if (doc.querySelector('parsererror') || !(doc.documentElement instanceof SVGSVGElement)) return 'is not an SVG document';
+  host.attachShadow({mode: 'open'}).append(document.importNode(doc.documentElement, true));
+  return host.shadowRoot.firstElementChild;
+}))`
+
 // embedScript draws every file (srcs) into a canvas at its natural size,
 // as a page draws an <img> of it, and reads its pixels: with keep, it
 // finds the first pixel that is not opaque and keeps the pixels, else it
-// compares them with those kept. Then it runs textContrast inside every
-// <iframe> of the page whose file is read in this scheme (frames): each
-// holds one figure file as its own document, laid out in a 700 × 1000 box
-// as a tab of that size would. Only these small results cross to Go.
-const embedScript = `async (srcs, keep, frames, min, contrast) => {
+// compares them with those kept. Then it runs textContrast on every file
+// read in this scheme (read), as figureHosts laid it out. Only these
+// small results cross to Go.
+const embedScript = `async (srcs, keep, read, min) => {
   const kept = window.rrKept ??= [];
+  const tops = await (window.rrTops ??= (` + figureHosts + `)(srcs));
   const px = await Promise.all(srcs.map(async (src, k) => {
     const im = new Image();
     im.src = src;
@@ -108,36 +125,34 @@ const embedScript = `async (srcs, keep, frames, min, contrast) => {
     }
     return r;
   }));
-  const low = [...document.querySelectorAll('iframe')].map((f, i) => frames[i] ? f.contentWindow.eval('(' + contrast + ')')(min) : []);
+  const contrast = (` + textContrast + `);
+  const low = tops.map((top, k) => !read[k] ? [] : typeof top === 'string' ? [{Err: top}] : contrast(top, min));
   return {Pixels: px, Low: low};
 }`
 
-// embedFindings loads files, the figure files of one scenario (name), as
-// frames of one page and checks them with embedScript in the light
-// scheme and then, in the same page, in the dark scheme. It returns one
-// message per failure, each starting with the file's path.
+// embedFindings checks files, the figure files of one scenario (name),
+// with embedScript in a blank page read in the light scheme and then, in
+// the same page, in the dark scheme. It returns one message per failure,
+// each starting with the file's path.
 func embedFindings(t *testing.T, ctx context.Context, srv *embedServer, name string, files []figFile) []string {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("<!doctype html><meta charset=utf-8><title>embed</title><style>iframe{display:block;width:700px;height:1000px;border:0}</style>\n")
+	u := srv.page(t, "embed.html", "<!doctype html><meta charset=utf-8><title>embed</title><body></body>\n")
 	srcs := make([]string, len(files))
 	for i, f := range files {
-		fmt.Fprintf(&b, "<iframe src=\"%s\"></iframe>\n", html.EscapeString(f.url))
 		srcs[i] = f.url
 	}
-	u := srv.page(t, name+"-embed.html", b.String())
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	if err := chromedp.Do(tctx, colorScheme("light"), chromedp.Navigate(u)); err != nil {
-		t.Fatalf("cannot load the figures of %s: %v", name, err)
+		t.Fatalf("cannot load a page for the figures of %s: %v", name, err)
 	}
 	var msgs []string
 	for _, scheme := range []string{"light", "dark"} {
-		frames := make([]bool, len(files))
+		read := make([]bool, len(files))
 		for i, f := range files {
-			frames[i] = slices.Contains(f.schemes, scheme)
+			read[i] = slices.Contains(f.schemes, scheme)
 		}
-		call := fmt.Sprintf("(%s)(%s, %t, %s, %g, %s)", embedScript, jsonOf(srcs), scheme == "light", jsonOf(frames), minContrast, jsonOf(textContrast))
+		call := fmt.Sprintf("(%s)(%s, %t, %s, %g)", embedScript, jsonOf(srcs), scheme == "light", jsonOf(read), minContrast)
 		res, err := chromedp.Run(tctx, func(ctx context.Context, tg *chromedp.Target) (*embedResult, error) {
 			if err := chromedp.Do(ctx, colorScheme(scheme)); err != nil {
 				return nil, err
@@ -148,16 +163,24 @@ func embedFindings(t *testing.T, ctx context.Context, srv *embedServer, name str
 			t.Fatalf("cannot check the figures of %s (%s scheme): %v", name, scheme, err)
 		}
 		if len(res.Pixels) != len(files) || len(res.Low) != len(files) {
-			t.Fatalf("%s: %d images and %d frames answered for %d figures", name, len(res.Pixels), len(res.Low), len(files))
+			t.Fatalf("%s: %d images and %d figures answered for %d files", name, len(res.Pixels), len(res.Low), len(files))
 		}
 		for i, f := range files {
 			msgs = append(msgs, pixelFindings(f.rel, scheme, res.Pixels[i])...)
 			for _, l := range res.Low[i] {
-				msgs = append(msgs, fmt.Sprintf("%s (%s scheme): text %q has contrast %s, want ≥ %.1f:1", f.rel, scheme, l.Text, l.Why, minContrast))
+				msgs = append(msgs, lowFinding(f.rel, scheme, l))
 			}
 		}
 	}
 	return msgs
+}
+
+// lowFinding says what textContrast found wrong with a file in a scheme.
+func lowFinding(rel, scheme string, l lowText) string {
+	if l.Err != "" {
+		return fmt.Sprintf("%s (%s scheme): %s", rel, scheme, l.Err)
+	}
+	return fmt.Sprintf("%s (%s scheme): text %q has contrast %s, want ≥ %.1f:1", rel, scheme, l.Text, l.Why, minContrast)
 }
 
 // pixelFindings says what is wrong with one file's pixels in a scheme.
@@ -185,8 +208,8 @@ func jsonOf(v any) string {
 }
 
 // embedServer serves a site's files under /site/ and the pages the test
-// writes under /page/, from one origin on 127.0.0.1: a page can reach into
-// the documents of the figures it frames.
+// writes under /page/, from one origin on 127.0.0.1: a page can fetch the
+// figures and read the pixels of the images it draws from them.
 type embedServer struct {
 	url, pages string
 }
