@@ -92,7 +92,7 @@ const figureHosts = `(srcs) => Promise.all(srcs.map(async (src) => {
   if (!res.ok) return 'cannot be read: ' + res.status;
   const doc = new DOMParser().parseFromString(await res.text(), 'image/svg+xml');
   if (doc.querySelector('parsererror') || !(doc.documentElement instanceof SVGSVGElement)) return 'is not an SVG document';
-  host.attachShadow({mode: 'open'}).append(document.importNode(doc.documentElement, true));
+  host.attachShadow({mode: 'open'}).append(doc.documentElement);
   return host.shadowRoot.firstElementChild;
 }))`
 
