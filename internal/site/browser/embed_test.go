@@ -107,8 +107,8 @@ const embedScript = `async (srcs, keep, read, min) => {
   const tops = await (window.rrTops ??= (` + figureHosts + `)(srcs));
   const px = await Promise.all(srcs.map(async (src, k) => {
     const im = new Image();
-    im.src = src;
-    try { await im.decode(); } catch (e) { return {Err: 'does not load as an image'}; }
+    try { await new Promise((ok, no) => { im.onload = ok; im.onerror = no; im.src = src; }); }
+    catch (e) { return {Err: 'does not load as an image'}; }
     const w = im.naturalWidth, h = im.naturalHeight;
     if (!w || !h) return {Err: 'has no size as an image'};
     const g = new OffscreenCanvas(w, h).getContext('2d', {willReadFrequently: true});
