@@ -22,15 +22,15 @@
 // ringreport check has found it to be what the examples build), and
 // builds the examples again with a one-byte inline budget and dark
 // figure files (the pages that link their figures, and the dark files).
-// Its subtests run side by side in tabs of one browser, and each site is
+// Its subtests run side by side in tabs of one browser, in minimised
+// windows (nothing is painted that no check reads), and each site is
 // built once. Each page is loaded once and inspected at both widths and
 // in both schemes; the figure files are served from 127.0.0.1 so that one
 // page per scenario holds them all, each parsed into a shadow root of its
 // own for the contrast and drawn as an image for the pixels, and is read
 // in both schemes without a reload; only small results cross from the
-// browser to Go. Under -short it runs
-// only with RINGREPORT_SITE, which is how .ci/run runs it. It skips when
-// Chromium is not installed, except when CI is set: there it fails, so
-// that CI never silently skips it. CHROMIUM names the browser binary when
-// it is not found on its own.
+// browser to Go. Under -short it runs only with RINGREPORT_SITE, which is
+// how .ci/run runs it. It skips when Chromium is not installed, except
+// when CI is set: there it fails, so that CI never silently skips it.
+// CHROMIUM names the browser binary when it is not found on its own.
 package browser
