@@ -390,8 +390,11 @@ func browser(t *testing.T, bin string) context.Context {
 func tab(t *testing.T, browser context.Context) context.Context {
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, minimise); err != nil {
+	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("cannot open a tab: %v", err)
+	}
+	if err := chromedp.Do(ctx, minimise); err != nil {
+		t.Logf("the tab stays visible, and costs more CPU: cannot minimise its window: %v", err)
 	}
 	return ctx
 }
