@@ -19,6 +19,7 @@ type embedCase struct {
 var embedCases = []embedCase{
 	{"good.svg", nil},
 	{"see-through.svg", []string{"pixel (0, 199) has alpha 0: the page shows through it"}},
+	{"fractional.svg", []string{"pixel (300, 0) has alpha"}},
 	{"follows-reader.svg", []string{"its colours follow the reader"}},
 	{"low-on-page.svg", []string{`(light scheme): text "pale grey on white" has contrast 2.32:1`}},
 	{"low-on-shape.svg", []string{`(light scheme): text "grey on a dark box" has contrast 1.`}},

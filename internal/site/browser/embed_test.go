@@ -99,7 +99,10 @@ const figureHosts = `(srcs) => Promise.all(srcs.map(async (src) => {
 // embedScript draws every file (srcs) into a canvas at its natural size,
 // as a page draws an <img> of it, and reads its pixels: with keep, it
 // finds the first pixel that is not opaque and keeps the pixels, else it
-// compares them with those kept. Then it runs textContrast on every file
+// compares them with those kept. A file of a fractional width or height
+// fails: its natural size rounds up, and the page shows through the last
+// column or row, which it covers in part (every figure is a whole number
+// of px, so that its edges are crisp). Then it runs textContrast on every file
 // read in this scheme (read), as figureHosts laid it out. Only these
 // small results cross to Go.
 const embedScript = `async (srcs, keep, read, min) => {
