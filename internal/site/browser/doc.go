@@ -7,24 +7,30 @@
 // first column that leaves room for the others, every table's first
 // number in view without scrolling (with every step section opened), no
 // figure title cut with "…", and no figure text of a report page drawn
-// under 9 CSS px at either width. It also embeds every figure file, of
-// the site's theme and of a dark build, as <img> in a plain white page
-// (light scheme) and a plain black page (dark scheme), and checks that it
-// looks the same to the pixel in both and that every text keeps 4.5:1
-// contrast against the shapes it is drawn on. It is a package of its own
-// so that the chromedp dependency stays out of the other tests.
+// under 9 CSS px at either width. It also draws every figure file, of the
+// site's theme and of a dark build, as an image into a canvas in the
+// light and in the dark scheme, and checks that no pixel lets the page
+// show through and that every pixel is the same in both schemes (so that
+// the file looks the same on a white page and a black one, to the
+// pixel), and that every text keeps 4.5:1 contrast against the shapes it
+// is drawn on; a subtest checks that each of these checks fails on a file
+// of testdata/embed made to break it. It is a package of its own so that
+// the chromedp dependency stays out of the other tests.
 //
 // The test builds the example scenarios into a temporary folder, or
 // checks the folder that RINGREPORT_SITE names (.ci/run names out/, after
 // ringreport check has found it to be what the examples build), and
 // builds the examples again with a one-byte inline budget and dark
-// figure files (the pages that link their figures, and the dark files). Its subtests run side by side in tabs of one browser, and each
-// site is built once. Each page is loaded once and inspected at both
-// widths and in both schemes; the figure files are served from 127.0.0.1
-// so that one page per scenario holds them all (as <img> for the pixels,
-// as frames for the contrast). Under -short it runs only with
-// RINGREPORT_SITE, which is how .ci/run runs it. It skips when Chromium is
-// not installed, except when CI is set: there it fails, so that CI never
-// silently skips it. CHROMIUM names the browser binary when it is not
-// found on its own.
+// figure files (the pages that link their figures, and the dark files).
+// Its subtests run side by side in tabs of one browser, in minimised
+// windows (nothing is painted that no check reads), and each site is
+// built once. Each page is loaded once and inspected at both widths and
+// in both schemes; the figure files are served from 127.0.0.1 so that one
+// page per scenario holds them all, each parsed into a shadow root of its
+// own for the contrast and drawn as an image for the pixels, and is read
+// in both schemes without a reload; only small results cross from the
+// browser to Go. Under -short it runs only with RINGREPORT_SITE, which is
+// how .ci/run runs it. It skips when Chromium is not installed, except
+// when CI is set: there it fails, so that CI never silently skips it.
+// CHROMIUM names the browser binary when it is not found on its own.
 package browser
