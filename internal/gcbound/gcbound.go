@@ -36,6 +36,7 @@ const Headroom = 128 << 20
 // bytes reach: live plus the smaller of Percent of it and Headroom.
 func Allowed(live int64) int64 { return allowed(live, Percent, Headroom) }
 
+// allowed is Allowed under a given percent and headroom.
 func allowed(live int64, percent int, headroom int64) int64 {
 	extra := min(share(live, percent), headroom)
 	if live > math.MaxInt64-extra {
