@@ -122,11 +122,12 @@
 //	$ ringreport validate -max-keys 100_000_000 -max-work 1e10 -max-memory 16GiB scenarios/
 //
 // The garbage collector lets the heap grow by half of what its last
-// collection found live, and by at most 128 MiB (internal/gcbound): a
-// replay's heap is mostly pointer-free arrays, which a collection does
-// not scan, so this bounds the peak by the replay's own state plus a
-// constant at no cost in wall time. GOGC or GOMEMLIMIT set in the
-// environment replaces this policy with Go's own.
+// collection found live, and by at most 128 MiB or a quarter of it,
+// whichever is more (internal/gcbound): a replay's heap is mostly
+// pointer-free arrays, which a collection does not scan, so this bounds
+// the peak by the replay's own state plus a constant at about 5% more
+// time (10⁷ keys). GOGC or GOMEMLIMIT set in the environment replaces
+// this policy with Go's own.
 //
 // Keys files are read through an os.Root on the scenario's folder, so
 // they cannot name a file outside it, not even through a symlink; so are

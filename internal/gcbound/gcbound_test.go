@@ -56,7 +56,7 @@ func TestHeadroomBound(t *testing.T) {
 	if p0 < live+112<<20 {
 		t.Fatalf("without the bound memory peaked at %d MiB; the test needs the percent alone to pass %d MiB", p0>>20, (live+112<<20)>>20)
 	}
-	stop := start(Percent, headroom)
+	stop := start(policy{percent: Percent, headroom: headroom})
 	p := churn(t, live, chunk, total, true)
 	stop()
 	t.Logf("peak %d MiB without the bound, %d MiB with it", p0>>20, p>>20)
@@ -66,13 +66,14 @@ func TestHeadroomBound(t *testing.T) {
 }
 
 // TestAllowed checks the policy's arithmetic: the percent for small
-// heaps, the headroom once it is the smaller.
+// heaps, the headroom once it is the smaller, MinPercent past 4·Headroom.
 func TestAllowed(t *testing.T) {
 	for _, c := range []struct{ live, want int64 }{
 		{0, 0},
 		{100 << 20, 150 << 20},
 		{2 * Headroom, 3 * Headroom},
-		{1 << 30, 1<<30 + Headroom},
+		{400 << 20, 400<<20 + Headroom},
+		{1 << 30, 1<<30 + 1<<28},
 		{math.MaxInt64, math.MaxInt64},
 	} {
 		if got := Allowed(c.live); got != c.want {
