@@ -355,7 +355,7 @@ func TestBuildProcesses(t *testing.T) {
 	if want := fmt.Sprintf("ringreport: cannot write out: another ringreport build is writing it (process %d holds .out.lock); wait for it to finish, or choose another -o\n", cmd.Process.Pid); stderr2.String() != want {
 		t.Errorf("second build: stderr %q, want %q", stderr2, want)
 	}
-	if _, err := os.Stat(filepath.Join(tmp, ".ringreport")); err != nil {
+	if _, err := os.Stat(filepath.Join(tmp, outdir.Marker)); err != nil {
 		t.Errorf("the second build touched the first one's temporary folder: %v", err)
 	}
 	cmd.Process.Signal(syscall.SIGCONT)

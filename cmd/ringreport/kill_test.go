@@ -87,7 +87,6 @@ func TestKilledBuild(t *testing.T) {
 	swaps, last := 0, 0 // how often out/ changed from one build to the other; it holds build 1
 	for i := range 20 {
 		cmd := build(2-last, "out") // the build out/ does not hold
-
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -17,10 +17,8 @@ const (
 )
 
 func main() {
-	stop := gcbound.Run()
-	code := run(os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	gcbound.Run()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // command is one subcommand.

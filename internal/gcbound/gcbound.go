@@ -70,17 +70,16 @@ func (p policy) allowed(live int64) int64 {
 	return live + extra
 }
 
-// Run applies the policy to this process unless GOGC or GOMEMLIMIT is set
-// in the environment (then Go's own setting applies), and returns a
-// function that ends it. After every collection it sets Go's soft memory
+// Run applies the policy to this process, for the rest of its life,
+// unless GOGC or GOMEMLIMIT is set in the environment (then Go's own
+// setting applies). After every collection it sets Go's soft memory
 // limit to the live heap plus headroom (Allowed); the limit makes the
 // collector run, and return freed memory to the system, before the heap
 // passes it.
-func Run() (stop func()) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
+func Run() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		start(ringreport)
 	}
-	return start(ringreport)
 }
 
 // share is percent % of n, without overflow.
