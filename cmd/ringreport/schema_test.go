@@ -45,7 +45,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 			AnyOf      []struct{ Enum []string }
 		}
 	}
-	if err := json.Unmarshal(schemaJSON, &s); err != nil {
+	if err := json.Unmarshal(schemaJSON(), &s); err != nil {
 		t.Fatal(err)
 	}
 	d := s.Definitions
@@ -94,7 +94,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 		}
 	}
 	for _, lim := range []string{`"maximum": 50000000`, `"maxItems": 10000`, `"maximum": 16777216`, `"maxLength": 200`, `"maxItems": 64`} {
-		if !strings.Contains(string(schemaJSON), lim) {
+		if !strings.Contains(string(schemaJSON()), lim) {
 			t.Errorf("schema.json lacks %s", lim)
 		}
 	}
@@ -108,7 +108,7 @@ func TestSchemaMatchesParser(t *testing.T) {
 	if want := slices.Sorted(slices.Values(sim.MetricNames)); !slices.Equal(metrics, want) {
 		t.Errorf("expectation metrics %v; sim.MetricNames has %v", metrics, want)
 	}
-	if !strings.Contains(string(schemaJSON), `"maxItems": 1000`) || scenario.MaxExpect != 1000 {
+	if !strings.Contains(string(schemaJSON()), `"maxItems": 1000`) || scenario.MaxExpect != 1000 {
 		t.Errorf("expect's limit differs from scenario.MaxExpect")
 	}
 	if scenario.MaxKeys != 50_000_000 || scenario.MaxNodes != 10_000 || scenario.MaxSteps != 10_000 ||
@@ -131,7 +131,7 @@ func TestSchemaNodeFormats(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal(schemaJSON, &s); err != nil {
+	if err := json.Unmarshal(schemaJSON(), &s); err != nil {
 		t.Fatal(err)
 	}
 	got := s.Properties.Nodes.AnyOf[2].Properties.Format.Enum
