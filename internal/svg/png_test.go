@@ -37,14 +37,17 @@ import (
 func TestPNG(t *testing.T) {
 	t.Parallel()
 	bin := lab.Need(t, "rsvg-convert", "librsvg2-bin")
-	s, _ := exampleScenario(t, filepath.Join("..", "..", "scenarios", "ring.yaml"))
+	figs, err := Figures(exampleResult(t, "ring.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	type job struct {
 		f  Figure
 		th Theme
 	}
 	var jobs []job
-	figs, seen := replay(t, s), map[string]bool{}
+	seen := map[string]bool{}
 	for _, f := range figs {
 		sig := svgFeatures(f)
 		if seen[sig] {
