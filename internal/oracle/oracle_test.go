@@ -159,19 +159,18 @@ type point struct {
 	pos  uint32
 	name string
 	i    int
+	live bool // its node has not failed
 }
 
-func ringPoints(r ruleSpec, c cluster) ([]point, map[string]bool) {
+func ringPoints(r ruleSpec, c cluster) []point {
 	v := r.vnodes
 	if c.vnodes > 0 {
 		v = c.vnodes
 	}
 	var pts []point
-	live := map[string]bool{}
 	for _, m := range c.members {
-		live[m.name] = !m.failed
 		for i := 0; i < v*m.w; i++ {
-			pts = append(pts, point{h32(r.hash, m.name+"#"+strconv.Itoa(i)), m.name, i})
+			pts = append(pts, point{h32(r.hash, m.name+"#"+strconv.Itoa(i)), m.name, i, !m.failed})
 		}
 	}
 	sort.Slice(pts, func(a, b int) bool {
@@ -183,7 +182,7 @@ func ringPoints(r ruleSpec, c cluster) ([]point, map[string]bool) {
 		}
 		return pts[a].i < pts[b].i
 	})
-	return pts, live
+	return pts
 }
 
 // place returns key's position and preference list under rule r.
@@ -193,14 +192,14 @@ func newPlacer(r ruleSpec, c cluster) placer {
 	R := c.R
 	switch r.kind {
 	case "ring":
-		pts, live := ringPoints(r, c)
+		pts := ringPoints(r, c)
 		return func(key string) (uint64, []string) {
 			p := h32(r.hash, key)
 			j := sort.Search(len(pts), func(j int) bool { return pts[j].pos >= p })
 			out := make([]string, 0, R)
 			for s := 0; s < len(pts) && len(out) < R; s++ {
 				pt := pts[(j+s)%len(pts)]
-				if live[pt.name] && !slices.Contains(out, pt.name) {
+				if pt.live && !slices.Contains(out, pt.name) {
 					out = append(out, pt.name)
 				}
 			}
