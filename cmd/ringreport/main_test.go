@@ -12,6 +12,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	useTmpfs()
 	// The test binary, copied onto PATH as ringreport, is the command:
 	// the scripts and the tests that run it as a process (binary) start
 	// it, and it runs main.

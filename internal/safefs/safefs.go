@@ -7,6 +7,7 @@
 package safefs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -62,12 +63,21 @@ func Open(root *os.Root, name string) (*os.File, error) {
 }
 
 // ReadFile reads at most limit+1 bytes of the regular file name, opened
-// as Open opens it.
+// as Open opens it. It reads into a buffer of the file's size (as
+// os.ReadFile does): io.ReadAll alone grows its buffer by doubling, and
+// so copies and zeroes about twice the bytes of a big file, which was
+// half of the CPU of building a 200 MB keys file.
 func ReadFile(root *os.Root, name string, limit int64) ([]byte, error) {
 	f, err := Open(root, name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		size = min(fi.Size(), limit+1)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead)) // room to read the end of the file without growing
+	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
+	return buf.Bytes(), err
 }

@@ -76,10 +76,17 @@ func (res *Result) Optimum(r, i int) (int, bool) {
 }
 
 // leavingLoad sums the loads a of the nodes live in prev and not in st.
+// It marks st's live nodes by id first rather than look each member of
+// prev up in st, which took n² a remove or failure (a fifth of a build
+// over 10⁴ nodes).
 func leavingLoad(a []int, prev, st *timeline.State) int {
+	liveNow := make([]bool, len(a)) // a has a load for every node id
+	for _, m := range st.Members {
+		liveNow[m.ID] = !m.Failed
+	}
 	n := 0
 	for _, m := range prev.Members {
-		if now, ok := st.Member(m.ID); !m.Failed && (!ok || now.Failed) {
+		if !m.Failed && !liveNow[m.ID] {
 			n += a[m.ID]
 		}
 	}

@@ -94,28 +94,32 @@ func TestShareShiftExact(t *testing.T) {
 	}
 }
 
-// exactShift is ½·Σ|T'_i − T_i| rounded half up, in big.Rat.
+// exactShift is ½·Σ|T'_i − T_i| rounded half up, in exact arithmetic:
+// with T_i = k·w_i/W and T'_i = k·w'_i/W' (0 for a node not live), each
+// term is k·|w'_i·W − w_i·W'| / (W·W'), an integer over one denominator,
+// so the sum is k·S/(W·W') with S a sum of integers below 2⁶³, and the
+// rational is rounded once.
 func exactShift(prev, st *timeline.State, n, k int) int {
-	share := func(s *timeline.State) []*big.Rat {
-		out := make([]*big.Rat, n)
-		for i := range out {
-			out[i] = new(big.Rat)
-		}
-		w := int64(totalWeight(s))
+	weights := func(s *timeline.State) ([]int64, int64) {
+		w, total := make([]int64, n), int64(0)
 		for _, m := range s.Members {
 			if !m.Failed {
-				out[m.ID].SetFrac64(int64(k)*int64(m.Weight), w)
+				w[m.ID] = int64(m.Weight)
+				total += int64(m.Weight)
 			}
 		}
-		return out
+		return w, total
 	}
-	a, b := share(prev), share(st)
-	sum := new(big.Rat)
+	a, wa := weights(prev)
+	b, wb := weights(st)
+	var sum int64
 	for i := range n {
-		sum.Add(sum, new(big.Rat).Abs(new(big.Rat).Sub(b[i], a[i])))
+		d := b[i]*wa - a[i]*wb
+		sum += max(d, -d)
 	}
-	sum.Mul(sum, big.NewRat(1, 2)).Add(sum, big.NewRat(1, 2))
-	return int(new(big.Int).Quo(sum.Num(), sum.Denom()).Int64())
+	shift := new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(int64(k)), big.NewInt(sum)), new(big.Int).Mul(big.NewInt(wa), big.NewInt(wb)))
+	shift.Mul(shift, big.NewRat(1, 2)).Add(shift, big.NewRat(1, 2))
+	return int(new(big.Int).Quo(shift.Num(), shift.Denom()).Int64())
 }
 
 // TestCheckSkipsUndefined checks that an expectation on optimum covers

@@ -332,9 +332,16 @@ func balanceProfile(res *sim.Result, live []timeline.Member, last int, noise flo
 // sortedShares returns the live nodes' keys under rule r at step i over
 // their fair shares, largest first.
 func sortedShares(res *sim.Result, r, i int, live []timeline.Member) []float64 {
+	// LoadShares takes every member's share in one pass (the same floats
+	// as LoadShare, which looks the member up and sums the weights at
+	// every call: n² over 10⁴ nodes).
+	shares := make([]float64, len(res.Timeline.Nodes))
+	for j, s := range res.LoadShares(r, i) {
+		shares[res.Timeline.States[i].Members[j].ID] = s
+	}
 	out := make([]float64, len(live))
 	for j, m := range live {
-		out[j] = res.LoadShare(r, i, m.ID)
+		out[j] = shares[m.ID]
 	}
 	slices.SortFunc(out, func(a, b float64) int { return cmp.Compare(b, a) })
 	return out

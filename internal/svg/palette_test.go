@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ringreport/ringreport/internal/placer"
@@ -287,30 +288,48 @@ func TestRuleColourByKind(t *testing.T) {
 	}
 }
 
-// exampleResult replays one of the example scenarios.
+// exampleResults holds the replay of each example scenario that a test
+// asked for, made once for all the tests that read it: several replay
+// the same ones (ring.yaml in nine, grow-64.yaml in four), and none
+// changes a Result, which figures read side by side anyway.
+var exampleResults sync.Map // path → func() (*sim.Result, error)
+
+// exampleResult is the replay of one of the example scenarios.
 func exampleResult(t *testing.T, file string) *sim.Result {
 	t.Helper()
-	s, _ := exampleScenario(t, filepath.Join("..", "..", "scenarios", file))
-	res, err := sim.Replay(s)
+	path := filepath.Join("..", "..", "scenarios", file)
+	replay, _ := exampleResults.LoadOrStore(path, sync.OnceValues(func() (*sim.Result, error) {
+		s, _, err := parseExample(path)
+		if err != nil {
+			return nil, err
+		}
+		return sim.Replay(s)
+	}))
+	res, err := replay.(func() (*sim.Result, error))()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
+// exampleScenario parses the example scenario at path.
 func exampleScenario(t *testing.T, path string) (*sim.Scenario, sweep.Plan) {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Dir(path)
-	s, plan, err := scenario.ParseStudy(filepath.Base(path), src, scenario.Options{
-		ReadFile: func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel))) }})
+	s, plan, err := parseExample(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, plan
+}
+
+func parseExample(path string) (*sim.Scenario, sweep.Plan, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, sweep.Plan{}, err
+	}
+	dir := filepath.Dir(path)
+	return scenario.ParseStudy(filepath.Base(path), src, scenario.Options{
+		ReadFile: func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel))) }})
 }
 
 var (
@@ -330,7 +349,10 @@ func TestNoEllipsisInTitles(t *testing.T) {
 	}
 	for _, file := range files {
 		s, plan := exampleScenario(t, file)
-		figs := replay(t, s)
+		figs, err := Figures(exampleResult(t, filepath.Base(file)))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if plan.Param != "" && !testing.Short() {
 			// No text of a sweep figure depends on the number of seeds
 			// past one (the band is drawn from two on); 3 of
