@@ -36,6 +36,7 @@ type pageInfo struct {
 	Title    string
 	Layout   []string // what layoutCheck found wrong
 	Text     []figText
+	Scheme   []string // what schemeProof found, when asked
 }
 
 // figText is the smallest text of one figure as the page draws it: the
@@ -59,11 +60,12 @@ type image struct {
 	OK  bool
 }
 
-// inspect collects pageInfo in the page. Lazily loaded figures are made
-// eager first and their load awaited, so that every image is checked, not
-// only those in the first screenful. (Not their decode(): that draws each
-// image, and costs twice its load.)
-const inspect = `(async () => {
+// inspect collects pageInfo in the page, and with proof runs
+// schemeProof. Lazily loaded figures are made eager first and their load
+// awaited, so that every image is checked, not only those in the first
+// screenful. (Not their decode(): that draws each image, and costs twice
+// its load.)
+const inspect = `(async (proof) => {
   const r = (e) => e.getBoundingClientRect();
   for (const i of document.images) i.loading = 'eager';
   await Promise.all([...document.images].map(i => i.complete || new Promise(ok => { i.onload = i.onerror = ok; })));
@@ -79,8 +81,9 @@ const inspect = `(async () => {
     Title: document.title,
     Layout: (` + layoutCheck + `)(),
     Text: (` + textSizes + `)(),
+    Scheme: proof ? (` + schemeProof + `)() : null,
   };
-})()`
+})`
 
 // textSizes measures, for every figure of the report (figure.fig: the
 // gallery's thumbnails are links, not figures to read), its smallest text
@@ -125,7 +128,7 @@ const minTextPx = 9
 const layoutCheck = `() => {
   const bad = [];
   const r = (e) => e.getBoundingClientRect();
-  for (const d of document.querySelectorAll('details')) d.open = true;
+  for (const d of document.querySelectorAll("details")) if (!d.open) d.open = true;
   const where = (e) => {
     const h = e.closest('details.step')?.querySelector('h2');
     return h ? '#' + h.id : 'table ' + [...document.querySelectorAll('table')].indexOf(e);
@@ -198,7 +201,12 @@ func TestSiteInBrowser(t *testing.T) {
 	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), "") })
 	t.Run("embedded-dark", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), other(t), "dark build: ") })
 	// Each check of the embedded figures, on files made to break it.
-	t.Run("catches", func(t *testing.T) { t.Parallel(); checkCatches(t, tab(t, ctx)) })
+	t.Run("catches", func(t *testing.T) {
+		t.Parallel()
+		ctx := tab(t, ctx)
+		checkCatches(t, ctx)
+		checkSchemeCatches(t, ctx)
+	})
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
@@ -221,29 +229,24 @@ func checkSite(t *testing.T, ctx context.Context, dir string) {
 			}
 		}
 	}()
-	// Each page is loaded once and inspected at every width and scheme:
-	// the pages run no script, so a page resized or switched to the other
-	// scheme lays out as one loaded that way.
+	// Each page is loaded once and inspected at both widths, in the
+	// light scheme: the pages run no script, so a page resized lays out as
+	// one loaded at that width, and schemeProof shows that its dark
+	// layout is its light one. Every other page is inspected at 400 px
+	// first, so that each loads at the width the page before it was left
+	// at: no layout is made that no check reads.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1000), colorScheme("light")); err != nil {
+		t.Fatal(err)
+	}
 	infos := map[string]*pageInfo{}
-	for _, p := range pages {
+	for i, p := range pages {
 		rel, _ := filepath.Rel(dir, p)
 		open(t, ctx, p)
-		for _, width := range []int64{1280, 400} {
-			for _, theme := range []string{"light", "dark"} {
-				if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000), colorScheme(theme)); err != nil {
-					t.Fatal(err)
-				}
-				info := inspectPage(t, ctx, p)
-				infos[p] = info
-				if info.Overflow {
-					t.Errorf("%s is wider than a %d px screen (%s)", rel, width, theme)
-				}
-				for _, b := range info.Layout {
-					t.Errorf("%s at %d px (%s): %s", rel, width, theme, b)
-				}
-				checkTextSize(t, fmt.Sprintf("%s at %d px (%s)", rel, width, theme), info.Text)
-			}
+		widths := []int64{1280, 400}
+		if i%2 == 1 {
+			widths = []int64{400, 1280}
 		}
+		infos[p] = checkWidths(t, ctx, p, rel, widths)
 	}
 	for _, p := range pages {
 		checkPage(t, dir, p, infos)
@@ -254,6 +257,33 @@ func checkSite(t *testing.T, ctx context.Context, dir string) {
 	for _, m := range console {
 		t.Errorf("console: %s", m)
 	}
+}
+
+// checkWidths inspects the page open in the tab at each of widths, in
+// that order (the tab is at the first already), checks its layout and
+// text sizes at each and, once, schemeProof; it returns the last
+// inspection.
+func checkWidths(t *testing.T, ctx context.Context, page, rel string, widths []int64) *pageInfo {
+	var info *pageInfo
+	for j, width := range widths {
+		if j > 0 {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		info = inspectPage(t, ctx, page, j == 0)
+		for _, b := range info.Scheme {
+			t.Errorf("%s may lay out differently in the dark scheme, which no inspection reads: %s", rel, b)
+		}
+		if info.Overflow {
+			t.Errorf("%s is wider than a %d px screen", rel, width)
+		}
+		for _, b := range info.Layout {
+			t.Errorf("%s at %d px: %s", rel, width, b)
+		}
+		checkTextSize(t, fmt.Sprintf("%s at %d px", rel, width), info.Text)
+	}
+	return info
 }
 
 // checkTextSize fails every figure whose smallest text is drawn under
@@ -421,12 +451,14 @@ func open(t *testing.T, ctx context.Context, page string) {
 	}
 }
 
-// inspectPage runs inspect in the page open in the tab.
-func inspectPage(t *testing.T, ctx context.Context, page string) *pageInfo {
+// inspectPage runs inspect in the page open in the tab, with schemeProof
+// if proof.
+func inspectPage(t *testing.T, ctx context.Context, page string, proof bool) *pageInfo {
 	t.Helper()
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	info, err := chromedp.Run(tctx, chromedp.Evaluate[*pageInfo](inspect, chromedp.EvalAwaitPromise))
+	call := fmt.Sprintf("(%s)(%t)", inspect, proof)
+	info, err := chromedp.Run(tctx, chromedp.Evaluate[*pageInfo](call, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("cannot inspect %s: %v", page, err)
 	}
