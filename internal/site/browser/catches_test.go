@@ -36,12 +36,12 @@ func checkCatches(t *testing.T, ctx context.Context) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve(t, dir)
+	serve(t, dir).open(t, ctx)
 	files := make([]figFile, len(embedCases))
 	for i, c := range embedCases {
-		files[i] = figFile{rel: c.file, url: srv.url + "/site/" + c.file, schemes: schemesOf(t, filepath.Join(dir, c.file))}
+		files[i] = figFile{rel: c.file, schemes: schemesOf(t, filepath.Join(dir, c.file))}
 	}
-	got := embedFindings(t, ctx, srv, "catches", files)
+	got := embedFindings(t, ctx, "catches", files)
 	for _, c := range embedCases {
 		var mine []string
 		for _, m := range got {
