@@ -109,7 +109,8 @@ const textSizes = `() => {
 // report page may draw its text at, at every screen width.
 const minTextPx = 9
 
-// layoutCheck opens every folded step and lists what is wrong with the
+// layoutCheck opens every folded step (once: the second width finds them
+// open, and sets nothing that would lay the page out again) and lists what is wrong with the
 // page's layout at the current width:
 //   - a table wider than its box, unless the box is a scroll container
 //     that reaches all of it, or a box that reaches past the report's
@@ -124,7 +125,7 @@ const minTextPx = 9
 const layoutCheck = `() => {
   const bad = [];
   const r = (e) => e.getBoundingClientRect();
-  for (const d of document.querySelectorAll("details")) if (!d.open) d.open = true;
+  for (const d of document.querySelectorAll('details')) if (!d.open) d.open = true;
   const where = (e) => {
     const h = e.closest('details.step')?.querySelector('h2');
     return h ? '#' + h.id : 'table ' + [...document.querySelectorAll('table')].indexOf(e);
@@ -186,7 +187,8 @@ func TestSiteInBrowser(t *testing.T) {
 	// <img> in a white and a black page, and its text's contrast.
 	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), "") })
 	t.Run("embedded-dark", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), other(t), "dark build: ") })
-	// Each check of the embedded figures, on files made to break it.
+	// Each check of the embedded figures, on files made to break it, and
+	// schemeProof on pages made to break it.
 	t.Run("catches", func(t *testing.T) {
 		t.Parallel()
 		ctx := tab(t, ctx)
