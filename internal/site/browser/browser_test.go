@@ -6,7 +6,6 @@ import (
 	"math"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,9 +15,6 @@ import (
 	"testing"
 	"time"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/ringreport/ringreport/internal/build"
@@ -36,6 +32,7 @@ type pageInfo struct {
 	Title    string
 	Layout   []string // what layoutCheck found wrong
 	Text     []figText
+	Scheme   []string // what schemeProof found, when asked
 }
 
 // figText is the smallest text of one figure as the page draws it: the
@@ -59,11 +56,12 @@ type image struct {
 	OK  bool
 }
 
-// inspect collects pageInfo in the page. Lazily loaded figures are made
-// eager first and their load awaited, so that every image is checked, not
-// only those in the first screenful. (Not their decode(): that draws each
-// image, and costs twice its load.)
-const inspect = `(async () => {
+// inspect collects pageInfo in the page, and with proof runs
+// schemeProof. Lazily loaded figures are made eager first and their load
+// awaited, so that every image is checked, not only those in the first
+// screenful. (Not their decode(): that draws each image, and costs twice
+// its load.)
+const inspect = `(async (proof) => {
   const r = (e) => e.getBoundingClientRect();
   for (const i of document.images) i.loading = 'eager';
   await Promise.all([...document.images].map(i => i.complete || new Promise(ok => { i.onload = i.onerror = ok; })));
@@ -79,8 +77,9 @@ const inspect = `(async () => {
     Title: document.title,
     Layout: (` + layoutCheck + `)(),
     Text: (` + textSizes + `)(),
+    Scheme: proof ? (` + schemeProof + `)() : null,
   };
-})()`
+})`
 
 // textSizes measures, for every figure of the report (figure.fig: the
 // gallery's thumbnails are links, not figures to read), its smallest text
@@ -110,7 +109,8 @@ const textSizes = `() => {
 // report page may draw its text at, at every screen width.
 const minTextPx = 9
 
-// layoutCheck opens every folded step and lists what is wrong with the
+// layoutCheck opens every folded step (once: the second width finds them
+// open, and sets nothing that would lay the page out again) and lists what is wrong with the
 // page's layout at the current width:
 //   - a table wider than its box, unless the box is a scroll container
 //     that reaches all of it, or a box that reaches past the report's
@@ -125,7 +125,7 @@ const minTextPx = 9
 const layoutCheck = `() => {
   const bad = [];
   const r = (e) => e.getBoundingClientRect();
-  for (const d of document.querySelectorAll('details')) d.open = true;
+  for (const d of document.querySelectorAll('details')) if (!d.open) d.open = true;
   const where = (e) => {
     const h = e.closest('details.step')?.querySelector('h2');
     return h ? '#' + h.id : 'table ' + [...document.querySelectorAll('table')].indexOf(e);
@@ -160,16 +160,6 @@ const layoutCheck = `() => {
   return bad;
 }`
 
-// colorScheme emulates the reader's light or dark setting
-// (prefers-color-scheme).
-func colorScheme(theme string) chromedp.Action[chromedp.Void] {
-	p := emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}
-	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, p)
-		return err
-	})
-}
-
 func TestSiteInBrowser(t *testing.T) {
 	bin := findChromium()
 	if bin == "" {
@@ -197,8 +187,14 @@ func TestSiteInBrowser(t *testing.T) {
 	// <img> in a white and a black page, and its text's contrast.
 	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), "") })
 	t.Run("embedded-dark", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), other(t), "dark build: ") })
-	// Each check of the embedded figures, on files made to break it.
-	t.Run("catches", func(t *testing.T) { t.Parallel(); checkCatches(t, tab(t, ctx)) })
+	// Each check of the embedded figures, on files made to break it, and
+	// schemeProof on pages made to break it.
+	t.Run("catches", func(t *testing.T) {
+		t.Parallel()
+		ctx := tab(t, ctx)
+		checkCatches(t, ctx)
+		checkSchemeCatches(t, ctx)
+	})
 }
 
 // checkSite loads every page of the site in dir at two screen widths and
@@ -221,29 +217,24 @@ func checkSite(t *testing.T, ctx context.Context, dir string) {
 			}
 		}
 	}()
-	// Each page is loaded once and inspected at every width and scheme:
-	// the pages run no script, so a page resized or switched to the other
-	// scheme lays out as one loaded that way.
+	// Each page is loaded once and inspected at both widths, in the
+	// light scheme: the pages run no script, so a page resized lays out as
+	// one loaded at that width, and schemeProof shows that its dark
+	// layout is its light one. Every other page is inspected at 400 px
+	// first, so that each loads at the width the page before it was left
+	// at: no layout is made that no check reads.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 1000), colorScheme("light")); err != nil {
+		t.Fatal(err)
+	}
 	infos := map[string]*pageInfo{}
-	for _, p := range pages {
+	for i, p := range pages {
 		rel, _ := filepath.Rel(dir, p)
 		open(t, ctx, p)
-		for _, width := range []int64{1280, 400} {
-			for _, theme := range []string{"light", "dark"} {
-				if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000), colorScheme(theme)); err != nil {
-					t.Fatal(err)
-				}
-				info := inspectPage(t, ctx, p)
-				infos[p] = info
-				if info.Overflow {
-					t.Errorf("%s is wider than a %d px screen (%s)", rel, width, theme)
-				}
-				for _, b := range info.Layout {
-					t.Errorf("%s at %d px (%s): %s", rel, width, theme, b)
-				}
-				checkTextSize(t, fmt.Sprintf("%s at %d px (%s)", rel, width, theme), info.Text)
-			}
+		widths := []int64{1280, 400}
+		if i%2 == 1 {
+			widths = []int64{400, 1280}
 		}
+		infos[p] = checkWidths(t, ctx, p, rel, widths)
 	}
 	for _, p := range pages {
 		checkPage(t, dir, p, infos)
@@ -254,6 +245,33 @@ func checkSite(t *testing.T, ctx context.Context, dir string) {
 	for _, m := range console {
 		t.Errorf("console: %s", m)
 	}
+}
+
+// checkWidths inspects the page open in the tab at each of widths, in
+// that order (the tab is at the first already), checks its layout and
+// text sizes at each and, once, schemeProof; it returns the last
+// inspection.
+func checkWidths(t *testing.T, ctx context.Context, page, rel string, widths []int64) *pageInfo {
+	var info *pageInfo
+	for j, width := range widths {
+		if j > 0 {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 1000)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		info = inspectPage(t, ctx, page, j == 0)
+		for _, b := range info.Scheme {
+			t.Errorf("%s may lay out differently in the dark scheme, which no inspection reads: %s", rel, b)
+		}
+		if info.Overflow {
+			t.Errorf("%s is wider than a %d px screen", rel, width)
+		}
+		for _, b := range info.Layout {
+			t.Errorf("%s at %d px: %s", rel, width, b)
+		}
+		checkTextSize(t, fmt.Sprintf("%s at %d px", rel, width), info.Text)
+	}
+	return info
 }
 
 // checkTextSize fails every figure whose smallest text is drawn under
@@ -300,19 +318,6 @@ func smallestFont(path string) (float64, error) {
 		return 0, fmt.Errorf("%s has no font-size", path)
 	}
 	return least, nil
-}
-
-// findChromium returns the browser binary, or "".
-func findChromium() string {
-	if c := os.Getenv("CHROMIUM"); c != "" {
-		return c
-	}
-	for _, name := range []string{"/usr/lib/chromium/chromium", "chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // siteOnce returns the site the test checks: RINGREPORT_SITE, or the
@@ -365,68 +370,14 @@ func buildInto(out string, opts build.Options) error {
 	return outdir.Write(out, fs, false)
 }
 
-// browser starts headless Chromium for the test.
-func browser(t *testing.T, bin string) context.Context {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("hide-scrollbars", true), chromedp.WindowSize(900, 1000))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelA() })
-	if err := chromedp.Do(ctx); err != nil { // start the browser
-		t.Fatalf("cannot start %s: %v", bin, err)
-	}
-	return ctx
-}
-
-// tab opens a new tab of the browser that ctx (from browser) drives, for
-// one subtest, in a minimised window; it closes when the subtest ends.
-// A page that no one sees is never painted, so Chromium lays it out only
-// when a check asks (every check reads layout, styles or a canvas, none
-// a painted frame): that saves about a sixth of the test's CPU, and on
-// both sites every inspection reads the same as in a visible tab.
-func tab(t *testing.T, browser context.Context) context.Context {
-	ctx, cancel := chromedp.NewContext(browser)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("cannot open a tab: %v", err)
-	}
-	if err := chromedp.Do(ctx, minimise); err != nil {
-		t.Logf("the tab stays visible, and costs more CPU: cannot minimise its window: %v", err)
-	}
-	return ctx
-}
-
-// minimise minimises the window of the tab.
-var minimise = chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-	w, err := cdp.Call(ctx, tg, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{})
-	if err != nil {
-		return err
-	}
-	state := &cdpbrowser.Bounds{WindowState: cdpbrowser.WindowStateMinimized}
-	_, err = cdp.Call(ctx, tg, cdpbrowser.SetWindowBounds, cdpbrowser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: state})
-	return err
-})
-
-// open loads page in the tab.
-func open(t *testing.T, ctx context.Context, page string) {
-	t.Helper()
-	u := (&url.URL{Scheme: "file", Path: page}).String()
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(u)); err != nil {
-		t.Fatalf("cannot load %s: %v", page, err)
-	}
-}
-
-// inspectPage runs inspect in the page open in the tab.
-func inspectPage(t *testing.T, ctx context.Context, page string) *pageInfo {
+// inspectPage runs inspect in the page open in the tab, with schemeProof
+// if proof.
+func inspectPage(t *testing.T, ctx context.Context, page string, proof bool) *pageInfo {
 	t.Helper()
 	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	info, err := chromedp.Run(tctx, chromedp.Evaluate[*pageInfo](inspect, chromedp.EvalAwaitPromise))
+	call := fmt.Sprintf("(%s)(%t)", inspect, proof)
+	info, err := chromedp.Run(tctx, chromedp.Evaluate[*pageInfo](call, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("cannot inspect %s: %v", page, err)
 	}

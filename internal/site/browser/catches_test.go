@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // embedCase is a file of testdata/embed and what embedFindings must
@@ -34,12 +36,12 @@ func checkCatches(t *testing.T, ctx context.Context) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve(t, dir)
+	serve(t, dir).open(t, ctx)
 	files := make([]figFile, len(embedCases))
 	for i, c := range embedCases {
-		files[i] = figFile{rel: c.file, url: srv.url + "/site/" + c.file, schemes: schemesOf(t, filepath.Join(dir, c.file))}
+		files[i] = figFile{rel: c.file, schemes: schemesOf(t, filepath.Join(dir, c.file))}
 	}
-	got := embedFindings(t, ctx, srv, "catches", files)
+	got := embedFindings(t, ctx, "catches", files)
 	for _, c := range embedCases {
 		var mine []string
 		for _, m := range got {
@@ -58,6 +60,47 @@ func checkCatches(t *testing.T, ctx context.Context) {
 	for _, m := range got {
 		if !slices.ContainsFunc(embedCases, func(c embedCase) bool { return strings.HasPrefix(m, c.file) }) {
 			t.Errorf("a finding about no file of testdata/embed: %s", m)
+		}
+	}
+}
+
+// schemeCase is a page of testdata/scheme and what schemeProof must find
+// in it: a part of each message, in order.
+type schemeCase struct {
+	file string
+	want []string
+}
+
+// schemeCases are the pages of testdata/scheme.
+var schemeCases = []schemeCase{
+	{"good.html", nil},
+	{"dark-padding.html", []string{"main in style sheet 0: a prefers-color-scheme rule sets padding"}},
+	{"dark-font-size.html", []string{"p in style sheet 0: a prefers-color-scheme rule sets font-size", "h1 in style sheet 1: a prefers-color-scheme rule sets margin-top"}},
+	{"dark-variable.html", []string{`--gap, which follows the colour scheme, is set to "1rem"`, `--gap, which follows the colour scheme, is set to "2rem"`,
+		"main in style sheet 0: padding reads --gap", ".bar in style sheet 0: --copy takes its value from --fg", "the style attribute of a <main>: width reads --fg"}},
+	{"dark-source.html", []string{"a CSSFontFaceRule under a prefers-color-scheme query", "a <source> whose media follow the colour scheme"}},
+}
+
+// checkSchemeCatches runs schemeProof on schemeCases: it must find what
+// each page's dark scheme could change in its layout, and nothing in a
+// page whose dark scheme changes colours only.
+func checkSchemeCatches(t *testing.T, ctx context.Context) {
+	for _, c := range schemeCases {
+		page, err := filepath.Abs(filepath.Join("testdata", "scheme", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		open(t, ctx, page)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string]("("+schemeProof+")()"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		ok := len(got) == len(c.want)
+		for i := 0; ok && i < len(got); i++ {
+			ok = strings.Contains(got[i], c.want[i])
+		}
+		if !ok {
+			t.Errorf("%s: schemeProof says\n\t%s\nwant messages with\n\t%s", c.file, strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
 		}
 	}
 }

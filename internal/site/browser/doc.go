@@ -1,21 +1,26 @@
 // Package browser holds no code: its test loads a built site in headless
-// Chromium at 1280 and 400 px, in the light and the dark colour scheme
-// (prefers-color-scheme emulated), and checks what only a browser can
-// tell — no console errors, every figure drawn at a non-zero size, every
+// Chromium at 1280 and 400 px and checks what only a browser can tell —
+// no console errors, every figure drawn at a non-zero size, every
 // relative link and anchor resolving, no page wider than the screen, no
 // table wider than its box unless the box scrolls to all of it, a sticky
 // first column that leaves room for the others, every table's first
 // number in view without scrolling (with every step section opened), no
 // figure title cut with "…", and no figure text of a report page drawn
-// under 9 CSS px at either width. It also draws every figure file, of the
+// under 9 CSS px at either width. Pages are inspected in the light colour
+// scheme: a check of each page's style sheets (schemeProof) shows that
+// every rule that follows prefers-color-scheme changes colours and
+// nothing else, so that the dark page lays out as the light one, and
+// fails the page otherwise. It also draws every figure file, of the
 // site's theme and of a dark build, as an image into a canvas in the
-// light and in the dark scheme, and checks that no pixel lets the page
-// show through and that every pixel is the same in both schemes (so that
-// the file looks the same on a white page and a black one, to the
-// pixel), and that every text keeps 4.5:1 contrast against the shapes it
-// is drawn on; a subtest checks that each of these checks fails on a file
-// of testdata/embed made to break it. It is a package of its own so that
-// the chromedp dependency stays out of the other tests.
+// light and in the dark scheme (prefers-color-scheme emulated), and
+// checks that no pixel lets the page show through and that every pixel is
+// the same in both schemes (so that the file looks the same on a white
+// page and a black one, to the pixel), and that every text keeps 4.5:1
+// contrast against the shapes it is drawn on; a subtest checks that each
+// of these checks fails on a file of testdata/embed made to break it, and
+// that schemeProof fails each page of testdata/scheme whose dark rules
+// could move something. It is a package of its own so that the chromedp
+// dependency stays out of the other tests.
 //
 // The test builds the example scenarios into a temporary folder, or
 // checks the folder that RINGREPORT_SITE names (.ci/run names out/, after
@@ -23,14 +28,16 @@
 // builds the examples again with a one-byte inline budget and dark
 // figure files (the pages that link their figures, and the dark files).
 // Its subtests run side by side in tabs of one browser, in minimised
-// windows (nothing is painted that no check reads), and each site is
-// built once. Each page is loaded once and inspected at both widths and
-// in both schemes; the figure files are served from 127.0.0.1 so that one
-// page per scenario holds them all, each parsed into a shadow root of its
-// own for the contrast and drawn as an image for the pixels, and is read
-// in both schemes without a reload; only small results cross from the
-// browser to Go. Under -short it runs only with RINGREPORT_SITE, which is
-// how .ci/run runs it. It skips when Chromium is not installed, except
-// when CI is set: there it fails, so that CI never silently skips it.
-// CHROMIUM names the browser binary when it is not found on its own.
+// windows (nothing is painted that no check reads), with the browser's
+// own omnibox pages turned off (they kept a core busy), and each site is
+// built once. Each page is loaded once, at the width the page before it
+// was left at, and inspected at both widths. The figure files are served
+// from 127.0.0.1 to one blank page per build: each scenario's files come
+// in one request, are parsed into shadow roots of their own for the
+// contrast and loaded as images from their own bytes for the pixels, and
+// are read in both schemes without a reload; only small results cross
+// from the browser to Go. Under -short it runs only with RINGREPORT_SITE,
+// which is how .ci/run runs it. It skips when Chromium is not installed,
+// except when CI is set: there it fails, so that CI never silently skips
+// it. CHROMIUM names the browser binary when it is not found on its own.
 package browser

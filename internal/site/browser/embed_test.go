@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,25 +26,27 @@ import (
 // every failure (which build).
 func checkEmbedded(t *testing.T, ctx context.Context, dir, label string) {
 	srv := serve(t, dir)
+	srv.open(t, ctx)
 	scenarios, _ := filepath.Glob(filepath.Join(dir, "*", "index.html"))
 	for _, p := range scenarios {
 		svgs, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "*.svg"))
 		files := make([]figFile, len(svgs))
 		for i, f := range svgs {
 			rel, _ := filepath.Rel(dir, f)
-			files[i] = figFile{rel: filepath.ToSlash(rel), url: srv.url + "/site/" + filepath.ToSlash(rel), schemes: schemesOf(t, f)}
+			files[i] = figFile{rel: filepath.ToSlash(rel), schemes: schemesOf(t, f)}
 		}
-		for _, m := range embedFindings(t, ctx, srv, filepath.Base(filepath.Dir(p)), files) {
+		for _, m := range embedFindings(t, ctx, filepath.Base(filepath.Dir(p)), files) {
 			t.Error(label + m)
 		}
 	}
 }
 
-// figFile is one figure file of checkEmbedded: its path in the site, its
-// address on the test's server and the colour schemes to read it in.
+// figFile is one figure file of checkEmbedded: its path in the site (and
+// on the test's server, under /site/) and the colour schemes to read it
+// in.
 type figFile struct {
-	rel, url string
-	schemes  []string
+	rel     string
+	schemes []string
 }
 
 // schemesOf returns the colour schemes to read an SVG file in: both for
@@ -78,40 +81,57 @@ type pixels struct {
 }
 
 // figureHosts is the part of embedScript that lays out every file
-// (srcs), once per page: it parses the file as XML, as a browser opens an
-// SVG file, and puts its <svg> in a shadow root of its own, in a 700 ×
-// 1000 px box whose inherited properties are all initial, as a tab of
-// that size shows the file: the file's style applies to it alone and the
+// (texts: each file's text, or null when the server could not read it),
+// once per batch: it parses the file as XML, as a browser opens an SVG
+// file, and puts its <svg> in a shadow root of its own, in a 700 × 1000
+// px box whose inherited properties are all initial, as a tab of that
+// size shows the file: the file's style applies to it alone and the
 // page's to none of it. (A frame per file would do the same at several
-// times the cost of the figure itself.) It resolves to the outermost
-// <svg> of each file, or to what is wrong with the file.
-const figureHosts = `(srcs) => Promise.all(srcs.map(async (src) => {
+// times the cost of the figure itself.) It returns the outermost <svg> of
+// each file, or what is wrong with the file.
+const figureHosts = `(texts) => texts.map((text) => {
+  if (text === null) return 'cannot be read';
   const host = document.body.appendChild(document.createElement('div'));
   host.style.cssText = 'all: initial; display: block; width: 700px; height: 1000px';
-  const res = await fetch(src);
-  if (!res.ok) return 'cannot be read: ' + res.status;
-  const doc = new DOMParser().parseFromString(await res.text(), 'image/svg+xml');
+  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
   if (doc.querySelector('parsererror') || !(doc.documentElement instanceof SVGSVGElement)) return 'is not an SVG document';
   host.attachShadow({mode: 'open'}).append(doc.documentElement);
   return host.shadowRoot.firstElementChild;
-}))`
+})`
 
-// embedScript draws every file (srcs) into a canvas at its natural size,
-// as a page draws an <img> of it, and reads its pixels: with keep, it
-// finds the first pixel that is not opaque and keeps the pixels, else it
-// compares them with those kept. A file of a fractional width or height
-// fails: its natural size rounds up, and the page shows through the last
-// column or row, which it covers in part (every figure is a whole number
-// of px, so that its edges are crisp). Then it runs textContrast on every file
-// read in this scheme (read), as figureHosts laid it out. Only these
-// small results cross to Go.
-const embedScript = `async (srcs, keep, read, min) => {
-  const kept = window.rrKept ??= [];
-  const tops = await (window.rrTops ??= (` + figureHosts + `)(srcs));
-  const px = await Promise.all(srcs.map(async (src, k) => {
-    const im = new Image();
-    try { await new Promise((ok, no) => { im.onload = ok; im.onerror = no; im.src = src; }); }
-    catch (e) { return {Err: 'does not load as an image'}; }
+// embedScript draws every file (rels, under /site/) into a canvas at its
+// natural size, as a page draws an <img> of it, and reads its pixels.
+// With keep (the light scheme, first) it starts a new batch: it drops the
+// last batch's figures and images, fetches the files' texts in one
+// request (/bundle), lays them out (figureHosts) and loads each as an
+// image of its own bytes (a blob of type image/svg+xml: the server is
+// asked once per file, not twice), finds the first pixel that is not
+// opaque and keeps the pixels; without keep it redraws the same images in
+// the scheme now emulated and compares their pixels with those kept. A
+// file of a fractional width or height fails: its natural size rounds up,
+// and the page shows through the last column or row, which it covers in
+// part (every figure is a whole number of px, so that its edges are
+// crisp). Then it runs textContrast on every file read in this scheme
+// (read), as figureHosts laid it out. Only these small results cross to
+// Go.
+const embedScript = `async (rels, keep, read, min) => {
+  if (keep) {
+    for (const u of window.rr?.urls || []) URL.revokeObjectURL(u);
+    document.body.replaceChildren();
+    const res = await fetch('/bundle', {method: 'POST', body: JSON.stringify(rels)});
+    const texts = await res.json();
+    const urls = texts.map((t, k) => t === null ? '/site/' + rels[k] : URL.createObjectURL(new Blob([t], {type: 'image/svg+xml'})));
+    const images = await Promise.all(urls.map(async (src) => {
+      const im = new Image();
+      try { await new Promise((ok, no) => { im.onload = ok; im.onerror = no; im.src = src; }); }
+      catch (e) { return null; }
+      return im;
+    }));
+    window.rr = {kept: [], tops: (` + figureHosts + `)(texts), urls: urls.filter(u => u.startsWith('blob:')), images};
+  }
+  const {kept, tops, images} = window.rr;
+  const px = images.map((im, k) => {
+    if (!im) return {Err: 'does not load as an image'};
     const w = im.naturalWidth, h = im.naturalHeight;
     if (!w || !h) return {Err: 'has no size as an image'};
     const g = new OffscreenCanvas(w, h).getContext('2d', {willReadFrequently: true});
@@ -127,35 +147,31 @@ const embedScript = `async (srcs, keep, read, min) => {
       for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) { r.Diff = i; r.Was = [...o.subarray(4 * i, 4 * i + 4)]; r.Is = [...d.subarray(4 * i, 4 * i + 4)]; break; }
     }
     return r;
-  }));
+  });
   const contrast = (` + textContrast + `);
   const low = tops.map((top, k) => !read[k] ? [] : typeof top === 'string' ? [{Err: top}] : contrast(top, min));
   return {Pixels: px, Low: low};
 }`
 
 // embedFindings checks files, the figure files of one scenario (name),
-// with embedScript in a blank page read in the light scheme and then, in
-// the same page, in the dark scheme. It returns one message per failure,
-// each starting with the file's path.
-func embedFindings(t *testing.T, ctx context.Context, srv *embedServer, name string, files []figFile) []string {
+// with embedScript in the tab's blank page (embedServer.open) read in the
+// light scheme and then, in the same page, in the dark scheme. It
+// returns one message per failure, each starting with the file's path.
+func embedFindings(t *testing.T, ctx context.Context, name string, files []figFile) []string {
 	t.Helper()
-	u := srv.page(t, "embed.html", "<!doctype html><meta charset=utf-8><title>embed</title><body></body>\n")
-	srcs := make([]string, len(files))
+	rels := make([]string, len(files))
 	for i, f := range files {
-		srcs[i] = f.url
+		rels[i] = f.rel
 	}
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	if err := chromedp.Do(tctx, colorScheme("light"), chromedp.Navigate(u)); err != nil {
-		t.Fatalf("cannot load a page for the figures of %s: %v", name, err)
-	}
 	var msgs []string
 	for _, scheme := range []string{"light", "dark"} {
 		read := make([]bool, len(files))
 		for i, f := range files {
 			read[i] = slices.Contains(f.schemes, scheme)
 		}
-		call := fmt.Sprintf("(%s)(%s, %t, %s, %g)", embedScript, jsonOf(srcs), scheme == "light", jsonOf(read), minContrast)
+		call := fmt.Sprintf("(%s)(%s, %t, %s, %g)", embedScript, jsonOf(rels), scheme == "light", jsonOf(read), minContrast)
 		res, err := chromedp.Run(tctx, func(ctx context.Context, tg *chromedp.Target) (*embedResult, error) {
 			if err := chromedp.Do(ctx, colorScheme(scheme)); err != nil {
 				return nil, err
@@ -210,31 +226,67 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-// embedServer serves a site's files under /site/ and the pages the test
-// writes under /page/, from one origin on 127.0.0.1: a page can fetch the
-// figures and read the pixels of the images it draws from them.
+// embedServer serves a site's files under /site/, many at once as the
+// JSON array of their texts at /bundle, and a blank page at /, from one
+// origin on 127.0.0.1: the page can read the figures and the pixels of
+// the images it draws from them.
 type embedServer struct {
-	url, pages string
+	url string
 }
 
 // serve starts an embedServer for the site in dir; it stops when the test
 // ends.
 func serve(t *testing.T, dir string) *embedServer {
-	s := &embedServer{pages: t.TempDir()}
+	files := http.Dir(dir)
 	mux := http.NewServeMux()
-	mux.Handle("/site/", http.StripPrefix("/site/", http.FileServer(http.Dir(dir))))
-	mux.Handle("/page/", http.StripPrefix("/page/", http.FileServer(http.Dir(s.pages))))
+	mux.Handle("/site/", http.StripPrefix("/site/", http.FileServer(files)))
+	mux.HandleFunc("POST /bundle", func(w http.ResponseWriter, r *http.Request) { bundle(w, r, files) })
+	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!doctype html><meta charset=utf-8><title>embed</title><body></body>\n")
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	s.url = srv.URL
-	return s
+	return &embedServer{url: srv.URL}
 }
 
-// page writes html as the page called name and returns its address.
-func (s *embedServer) page(t *testing.T, name, html string) string {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(s.pages, name), []byte(html), 0o644); err != nil {
-		t.Fatal(err)
+// bundle answers a JSON array of paths under dir with the JSON array of
+// those files' texts, null for a file it cannot read: one request for a
+// batch of figures instead of one per file.
+func bundle(w http.ResponseWriter, r *http.Request, dir http.Dir) {
+	var rels []string
+	if err := json.NewDecoder(r.Body).Decode(&rels); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
 	}
-	return s.url + "/page/" + name
+	texts := make([]*string, len(rels))
+	for i, rel := range rels {
+		if b, err := readFile(dir, rel); err == nil {
+			s := string(b)
+			texts[i] = &s
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(texts)
+}
+
+// readFile reads the file at the slash-separated path rel under dir,
+// which rel cannot leave.
+func readFile(dir http.Dir, rel string) ([]byte, error) {
+	f, err := dir.Open("/" + rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// open loads the server's blank page in the tab, in the light scheme.
+func (s *embedServer) open(t *testing.T, ctx context.Context) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, colorScheme("light"), chromedp.Navigate(s.url+"/")); err != nil {
+		t.Fatalf("cannot load a page for the figures: %v", err)
+	}
 }
