@@ -265,7 +265,8 @@ func TestMD5Recomputes(t *testing.T) {
 
 // TestWheelsPerPixel: a ring's wheel of more than MaxArcs points and
 // arcs is drawn per pixel, so its bytes stop growing with the nodes
-// (PixelArcs), while its drawing still passes over every point; a
+// (PixelArcs), while its drawing still passes over every point, and a
+// ring that may have fewer at some state is counted drawn both ways; a
 // sampled wheel has no more arcs than samples.
 func TestWheelsPerPixel(t *testing.T) {
 	ring := func(n int) (int64, int64) {
@@ -281,6 +282,11 @@ func TestWheelsPerPixel(t *testing.T) {
 	}
 	if w1e4 != 100*w100 {
 		t.Errorf("drawing %d key-steps at 10⁴ nodes, %d at 100: want a pass over every point", w1e4, w100)
+	}
+	grow := &sim.Scenario{Keys: keys.KeySpec{Count: 1000}, Nodes: names(10, 8), Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 990}},
+		Steps: []timeline.Step{add("x"), add("y")}} // 9,900 points at the start, 11,880 at the end
+	if w, pixels := wheelWork(grow.Rules[0], shapeOf(grow)), int64(12*990+12)*PointDrawWork; w != pixels+MaxArcs*ArcWork {
+		t.Errorf("a ring of 9,900 to 11,880 points: drawing %d key-steps, want both ways, %d per pixel and %d arc by arc", w, pixels, MaxArcs*ArcWork)
 	}
 	s := &sim.Scenario{Keys: keys.KeySpec{Count: 1000}, Nodes: names(5000, 8), Rules: []placer.RuleSpec{{Kind: "modulo"}}}
 	if a := wheelArcs(s.Rules[0], shapeOf(s)); a != placer.WheelSamples {

@@ -129,13 +129,19 @@ func wheelArcs(r placer.RuleSpec, sh shape) int64 {
 
 // wheelWork is the work of drawing one rule's wheel at one state: its
 // arcs (ArcWork), or, drawn per pixel, a pass over its points
-// (PointDrawWork).
+// (PointDrawWork); a ring that may have MaxArcs points or fewer at some
+// state (its members' least weight) and more at another counts both.
 func wheelWork(r placer.RuleSpec, sh shape) int64 {
 	rc, table := ruleCost(r, sh)
-	if arcs := addSat(table, sh.names); rc.Points && arcs > MaxArcs {
-		return mulSat(arcs, PointDrawWork)
+	arcs := addSat(table, sh.names)
+	if !rc.Points || arcs <= MaxArcs {
+		return mulSat(wheelArcs(r, sh), ArcWork)
 	}
-	return mulSat(wheelArcs(r, sh), ArcWork)
+	w := mulSat(arcs, PointDrawWork)
+	if fewest := mulSat(table, max(sh.steps.members, 0)) / max(sh.weight, 1); fewest <= MaxArcs {
+		w = addSat(w, mulSat(MaxArcs, ArcWork))
+	}
+	return w
 }
 
 // shownStates is how many states the report shows in full, with their

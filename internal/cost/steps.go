@@ -34,6 +34,8 @@ type stepShares struct {
 	// moved[i] bounds the keys step i+1 moves, in 1/ShareUnit of them;
 	// named[i] the nodes it names (joins, for rendezvous's scoring).
 	moved, named []int64
+	// members bounds below the weight of the members at any state.
+	members int64
 }
 
 // sharesOf bounds, step by step, the keys that each step of s moves
@@ -58,6 +60,7 @@ func sharesOf(s *sim.Scenario, sh shape, heaviest map[string]int64) stepShares {
 	for _, n := range s.Nodes {
 		members += int64(max(n.Weight, 1))
 	}
+	out.members = members
 	maxWeight := int64(1)
 	for _, w := range heaviest {
 		maxWeight = max(maxWeight, w) // a maximum: the order of the map does not matter
@@ -90,6 +93,7 @@ func sharesOf(s *sim.Scenario, sh shape, heaviest map[string]int64) stepShares {
 		if membership(st.Op) && sh.weightSteps == 0 && sh.vnodeSteps == 0 && live > 0 {
 			share = min(share, mulSat(ShareSlack, sh.replicas, w, ShareUnit)/live+1)
 		}
+		out.members = min(out.members, members)
 		out.moved = append(out.moved, share)
 		out.named = append(out.named, count)
 	}
