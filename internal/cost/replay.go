@@ -20,7 +20,10 @@ const (
 	// KeySetWork is each rule's work per key of a replay before its first
 	// step: hashing the key under the rule's hash, sorting the positions,
 	// the canonical order. MD5KeySetWork is the same under MD5 (ketama's
-	// and the products' that use it).
+	// and the products' that use it). A build of 10⁷ keys over one state
+	// took 0.83 s of CPU under ring or modulo (83 ns a key with its
+	// placement), 2.67 s under ketama; over two states, 1.67 s under
+	// maglev.
 	KeySetWork, MD5KeySetWork = 30, 64
 	// PointWork is the work of one ring point when a rule builds its
 	// ring, at its first state and at each recomputation (RecurWork):
@@ -41,11 +44,16 @@ const (
 	PointStateWork = 8
 	// LocalPassKeys is how many keys cost one key-step at a step of a
 	// Local rule beside the keys the step moves: what the tracker passes
-	// over every key (the fingerprint, the strips' cells).
+	// over every key (the fingerprint, the strips' cells). 10⁷ keys over
+	// 101 states of a ring, whose steps move 1–2% of them, took 1.6 s of
+	// CPU to build, key set and figures included (under 1 ns a key and
+	// state).
 	LocalPassKeys = 8
 	// MovedKeyWork is one key that a step of a Local rule moves (its
 	// lookup, its entry in the delta, the tracker's loads, pairs and undo
-	// log).
+	// log): 33 ns when a heavy node's failures and recoveries moved nearly
+	// all of 10⁶ keys at each of 1,000 steps (33.5 s of CPU), 34 ns when a
+	// node joining three and leaving moved a quarter of 10⁷.
 	MovedKeyWork = 8
 	// RecurWork is each rule's work per key at a state whose placement
 	// returns to an earlier one that the undo logs do not reach (sim's
@@ -59,9 +67,12 @@ const (
 	// that adds MD5RecurWork (120 ns a key, 10⁷ keys over 20 such steps).
 	RecurWork, MD5RecurWork = 2, 30
 	// RankPairs is how many (key, node) pairs rendezvous scores in one
-	// key-step with every node of one weight (eight keys at a time), and
-	// WeightedRankWork one pair's work with weights (a deterministic
-	// logarithm each).
+	// key-step with every node of one weight (eight keys at a time: 10⁶
+	// keys over 1,025 nodes and 101 states took 0.93 s of CPU to build),
+	// and WeightedRankWork one pair's work with weights, a deterministic
+	// logarithm each: a heavy node's failures and recoveries among three
+	// ranked all of 10⁶ keys afresh at each of 1,000 steps, 113 s of CPU,
+	// 38 ns a pair.
 	RankPairs, WeightedRankWork = 8, 8
 	// KeyByteWork is the bytes of a keys file's keys one key-step hashes
 	// (about 1 GB/s).

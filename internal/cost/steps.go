@@ -43,61 +43,94 @@ type stepShares struct {
 // moves only the keys of the nodes it names (rulekind.Footprint.Local),
 // at most ShareSlack times their weight's share of the live weight, times
 // the longest preference list, in which each appears; any other step
-// (weights, vnodes, replicas, …) may move every key. The live weight is
-// bounded below step by step: every member's weight, less every weight a
-// remove or fail may have taken (a recover gives back only what a fail
-// took). sh must be shapeOf(s).
+// (weights, vnodes, replicas, …), or any step of a scenario that has one
+// of weights or vnodes, may move every key. sh must be shapeOf(s), and
+// heaviest the largest weight of every name.
 func sharesOf(s *sim.Scenario, sh shape, heaviest map[string]int64) stepShares {
-	var out stepShares
-	weightOf := func(ns []timeline.NodeSpec) int64 {
-		var w int64
-		for _, n := range ns {
-			w += heaviest[n.Name]
-		}
-		return w
-	}
-	var members, failed int64 // a lower bound of the members' weight, an upper one of the failed weight
-	for _, n := range s.Nodes {
-		members += int64(max(n.Weight, 1))
-	}
-	out.members = members
-	maxWeight := int64(1)
-	for _, w := range heaviest {
-		maxWeight = max(maxWeight, w) // a maximum: the order of the map does not matter
-	}
+	l := newLedger(s, heaviest)
+	out := stepShares{members: l.members}
 	for _, st := range s.Steps {
-		w := weightOf(st.Nodes) + int64(placer.B2i(st.Random))*maxWeight
-		count := int64(len(st.Nodes)) + int64(placer.B2i(st.Random))
-		if st.Where != (timeline.Labels{}) {
-			w, count = sh.weight, sh.names
-		}
-		before := members - failed
-		switch st.Op {
-		case timeline.OpAdd:
-			members = addSat(members, w)
-		case timeline.OpRemove:
-			members -= w
-		case timeline.OpFail:
-			failed = min(addSat(failed, w), sh.weight)
-		case timeline.OpRecover:
-			if st.All {
-				w, count = failed, min(sh.names, failed)
-			}
-			failed = max(failed-w, 0)
-		}
-		live := members - failed // a node that joins holds its share of the live weight after the step
-		if st.Op == timeline.OpRemove || st.Op == timeline.OpFail {
-			live = before // one that leaves, of the live weight before it
-		}
+		named, count, live := l.step(st, sh)
 		share := int64(ShareUnit)
 		if membership(st.Op) && sh.weightSteps == 0 && sh.vnodeSteps == 0 && live > 0 {
-			share = min(share, mulSat(ShareSlack, sh.replicas, w, ShareUnit)/live+1)
+			share = min(share, mulSat(ShareSlack, sh.replicas, named, ShareUnit)/live+1)
 		}
-		out.members = min(out.members, members)
+		out.members = min(out.members, l.members)
 		out.moved = append(out.moved, share)
 		out.named = append(out.named, count)
 	}
 	return out
+}
+
+// ledger follows a scenario's weights step by step, erring on the side
+// of fewer live nodes: members bounds the members' weight below, failed
+// the failed members' weight above.
+type ledger struct {
+	members, failed    int64
+	heaviest, lightest map[string]int64
+	maxWeight          int64
+}
+
+// newLedger is the ledger of s at its start.
+func newLedger(s *sim.Scenario, heaviest map[string]int64) *ledger {
+	l := &ledger{heaviest: heaviest, lightest: map[string]int64{}, maxWeight: 1}
+	light := func(ns []timeline.NodeSpec) {
+		for _, n := range ns {
+			if w, seen := l.lightest[n.Name]; !seen || int64(max(n.Weight, 1)) < w {
+				l.lightest[n.Name] = int64(max(n.Weight, 1))
+			}
+		}
+	}
+	light(s.Nodes)
+	for _, st := range s.Steps {
+		if st.Op == timeline.OpAdd {
+			light(st.Nodes)
+		}
+	}
+	for _, n := range s.Nodes {
+		l.members += int64(max(n.Weight, 1))
+	}
+	for _, w := range heaviest {
+		l.maxWeight = max(l.maxWeight, w) // a maximum: the order of the map does not matter
+	}
+	return l
+}
+
+// step applies st, and returns the most weight it names, the most nodes
+// it names and the least live weight their share is of: after the step
+// for nodes that join, before it for nodes that leave.
+func (l *ledger) step(st timeline.Step, sh shape) (named, count, live int64) {
+	sum := func(by map[string]int64) (w int64) {
+		for _, n := range st.Nodes {
+			w = addSat(w, by[n.Name])
+		}
+		return w
+	}
+	named = addSat(sum(l.heaviest), int64(placer.B2i(st.Random))*l.maxWeight)
+	count = int64(len(st.Nodes) + placer.B2i(st.Random))
+	if st.Where != (timeline.Labels{}) {
+		named, count = sh.weight, sh.names
+	}
+	before := l.members - l.failed
+	switch {
+	case st.Op == timeline.OpAdd:
+		for _, n := range st.Nodes {
+			l.members = addSat(l.members, int64(max(n.Weight, 1)))
+		}
+	case st.Op == timeline.OpRemove:
+		l.members -= named
+	case st.Op == timeline.OpFail:
+		l.failed = min(addSat(l.failed, named), sh.weight)
+	case st.Op == timeline.OpRecover && st.All:
+		named, count = l.failed, min(sh.names, l.failed)
+		l.failed = 0
+	case st.Op == timeline.OpRecover && st.Where == (timeline.Labels{}):
+		l.failed = max(l.failed-sum(l.lightest), 0) // a recover by label may leave others failed
+	}
+	if st.Op == timeline.OpRemove || st.Op == timeline.OpFail {
+		return named, count, before
+	}
+	return named, count, l.members - l.failed
 }
 
 // sharesFollowWeights reports whether under rule rc over shape sh every
