@@ -239,7 +239,7 @@ func gridShapes() []gridShape {
 		"", strings.Replace(b.String(), "nodes: 10\n", "nodes: ["+strings.Join(gridNames(10, 12), ", ")+"]\n", 1))
 
 	add("moves", "a ring whose every step moves nearly every key (a heavy node fails and recovers): the moved keys' term",
-		"", heavy("Moves", "ring", 300_000, 30))
+		"", heavy("Moves", "ring", 200_000, 20))
 	add("weighted-ranks", "rendezvous with weights, whose every step ranks every key afresh, a logarithm a pair",
 		"", heavy("Weighted ranks", "rendezvous", 200_000, 30))
 	b.Reset()
