@@ -52,11 +52,12 @@
 //     (ScenarioWork): 1.1–3.7× on builds that are mostly figures.
 //
 // Memory (replayMemory, renderMemory) counts the key set and every
-// rule's working state with the collector's headroom (gcbound), the
-// tables, the result's per-state data and the text files held whole, over
-// Base; it errs by 1.0–2.5× on replays of 10⁶–10⁷ keys, 2.5–5× on small
-// builds (Base and the sections), and up to 16× on rings whose points
-// every state keeps (StepPoints) but which a failure does not change.
+// rule's working state with the collector's headroom (gcbound), a
+// recomputation's new placer, the tables, the result's per-state data and
+// the text files held whole, over Base; it errs by 1.3–3× on replays of
+// 10⁶–10⁷ keys, 2.5–5× on small builds (Base and the sections), and up
+// to 16× on rings whose points every state keeps (StepPoints) but which
+// a failure does not change.
 //
 // Known low: jump renumbering its buckets at every step (removing a
 // member other than the last) takes 30 ns a key and state over 10
