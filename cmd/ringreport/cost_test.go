@@ -31,10 +31,22 @@ type gridShape struct {
 // reference machine; the memory and output bounds are the estimate's.
 const gridBuildTime = 60 * time.Second
 
+// keyStep is the time of one key-step on the reference machine (see
+// internal/cost), and gridCPUSlack how much more CPU a build of the grid
+// may take than its estimated work: the shapes build side by side on a
+// shared machine, whose neighbours slow every process alike (the CPU
+// time of one build varied by up to 30% between runs).
+const (
+	keyStep      = 5 * time.Nanosecond
+	gridCPUSlack = 1.5
+)
+
 // TestEstimateGrid builds a grid of adversarial shapes (issue 18) with
 // the built command at the default limits. A shape the estimate accepts
 // must build with a peak RSS (peakProcess) at most the estimate's Memory, an
-// output folder at most its Output, within gridBuildTime; a shape it
+// output folder at most its Output, CPU time (the command's and its
+// children's, as the kernel counts it) at most its Work at keyStep with
+// gridCPUSlack, within gridBuildTime; a shape it
 // refuses must be refused, at a position and naming the flag, without
 // writing anything. The shapes are small enough to build in about 6 s
 // of CPU in all; cost's own doc names the bigger measurements behind its
@@ -95,8 +107,12 @@ func runShape(t *testing.T, bin string, sh gridShape) {
 	}
 	e := cost.Study(cost.Of(s), s, plan)
 	out := dirBytes(t, filepath.Join(dir, "out", sh.name))
-	t.Logf("%s: %.1f s, peak RSS %d MiB of %d estimated, output %d KiB of %d estimated, work %.3g key-steps (%.1f s at 5 ns)",
-		sh.stresses, took.Seconds(), rss>>20, e.Memory>>20, out>>10, e.Output>>10, float64(e.Work()), float64(e.Work())*5e-9)
+	cpu, work := cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime(), time.Duration(e.Work())*keyStep
+	t.Logf("%s: %.1f s, %.2f s of CPU of %.2f s estimated (%.3g key-steps), peak RSS %d MiB of %d estimated, output %d KiB of %d estimated",
+		sh.stresses, took.Seconds(), cpu.Seconds(), work.Seconds(), float64(e.Work()), rss>>20, e.Memory>>20, out>>10, e.Output>>10)
+	if cpu.Seconds() > work.Seconds()*gridCPUSlack {
+		t.Errorf("took %.2f s of CPU, over the estimate of %.2f s (%.3g key-steps) by more than %.1f×", cpu.Seconds(), work.Seconds(), float64(e.Work()), gridCPUSlack)
+	}
 	if rss > e.Memory {
 		t.Errorf("peak RSS %d MiB is over the estimate of %d MiB", rss>>20, e.Memory>>20)
 	}
@@ -149,6 +165,18 @@ func failRecover(b *strings.Builder, names []string, steps int) {
 		n := names[i%len(names)]
 		fmt.Fprintf(b, "  - fail: %s\n  - recover: %s\n", n, n)
 	}
+}
+
+// heavy is a scenario of rule over keys keys in which a node of weight
+// 100 beside two of weight 1 fails and recovers at each of steps steps:
+// every step moves nearly every key.
+func heavy(title, rule string, keys, steps int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "title: %s\nkeys: %d\nrules: [%s]\nnodes: [{name: a, weight: 100}, b, c]\nsteps:\n", title, keys, rule)
+	for range steps / 2 {
+		b.WriteString("  - {fail: a}\n  - {recover: a}\n")
+	}
+	return b.String()
 }
 
 // gridShapes are the shapes of TestEstimateGrid.
@@ -209,6 +237,23 @@ func gridShapes() []gridShape {
 	failRecover(&b, gridNames(10, 12), 2_000)
 	add("steps", "2·10³ steps: figures for the 101 states shown in full, every state in data.json, steps.csv and the table of moves (all in full, 20 times the figures)",
 		"", strings.Replace(b.String(), "nodes: 10\n", "nodes: ["+strings.Join(gridNames(10, 12), ", ")+"]\n", 1))
+
+	add("moves", "a ring whose every step moves nearly every key (a heavy node fails and recovers): the moved keys' term",
+		"", heavy("Moves", "ring", 200_000, 20))
+	add("weighted-ranks", "rendezvous with weights, whose every step ranks every key afresh, a logarithm a pair",
+		"", heavy("Weighted ranks", "rendezvous", 200_000, 30))
+	b.Reset()
+	b.WriteString("title: MD5\nkeys: 200000\nnodes: 3\nrules: [ketama]\nsteps:\n")
+	for range 10 {
+		b.WriteString("  - {add: x}\n  - {remove: x}\n")
+	}
+	add("md5-recur", "ketama (MD5) recomputing earlier placements, every key hashed again at each", "", b.String())
+	arcs := gridNames(62, 200)
+	add("arcs", "the densest ring wheel drawn arc by arc: 62 names of 200 bytes × 160 points, 9,982 arcs and ticks",
+		"", "title: Arcs\nkeys: 2000\nrules: [ring]\nnodes: ["+strings.Join(arcs, ", ")+"]\nsteps: [{fail: "+arcs[0]+"}, {recover: "+arcs[0]+"}]\n")
+	sampled := gridNames(1440, 200)
+	add("sampled", "sampled wheels of as many arcs as samples: four rules over 1,440 names of 200 bytes",
+		"", "title: Sampled\nkeys: 2000\nrules: [modulo, jump, rendezvous, maglev]\nnodes: ["+strings.Join(sampled, ", ")+"]\nsteps: [{fail: "+sampled[0]+"}, {recover: "+sampled[0]+"}]\n")
 
 	b.Reset()
 	b.WriteString("title: Wide steps\nkeys: 10000\nrules: [ring, modulo, jump, rendezvous, maglev]\nnodes: 150\n")

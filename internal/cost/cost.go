@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/ringreport/ringreport/internal/keys"
-	"github.com/ringreport/ringreport/internal/placer"
 	"github.com/ringreport/ringreport/internal/sim"
 	"github.com/ringreport/ringreport/internal/sweep"
 	"github.com/ringreport/ringreport/internal/timeline"
@@ -87,11 +86,13 @@ type shape struct {
 	// summed lengths (0 for generated keys).
 	keyBytes, keyTotal int64
 	// named is the most nodes one add, remove, fail or recover step
-	// names (every name for one that selects by label or recovers all),
-	// and anyPairs says a step of another kind (vnodes, weight, …) may
+	// names (every name for one that selects by label; for a recover-all,
+	// the most that may have failed before it: sharesOf), and anyPairs says a step of another kind (vnodes, weight, …) may
 	// move keys between any two nodes (see statePairs).
 	named    int64
 	anyPairs bool
+	// steps bounds what each step moves (sharesOf).
+	steps stepShares
 }
 
 // shapeOf counts s.
@@ -123,13 +124,7 @@ func shapeOf(s *sim.Scenario) shape {
 		if st.Op == timeline.OpWeight {
 			sh.weightSteps++
 		}
-		sh.named = max(sh.named, int64(len(st.Nodes)), int64(placer.B2i(st.Random)))
 		sh.anyPairs = sh.anyPairs || !membership(st.Op)
-	}
-	for _, st := range s.Steps {
-		if st.All || st.Where != (timeline.Labels{}) {
-			sh.named = sh.names
-		}
 	}
 	for _, w := range heaviest {
 		sh.weight += w // a sum: the order of the map does not matter
@@ -137,6 +132,11 @@ func shapeOf(s *sim.Scenario) shape {
 	for _, k := range s.Keys.List {
 		sh.keyBytes = max(sh.keyBytes, int64(len(k)))
 		sh.keyTotal += int64(len(k))
+	}
+	sh.steps = sharesOf(s, sh, heaviest)
+	sh.named = 0
+	for _, n := range sh.steps.named {
+		sh.named = max(sh.named, n) // a recover-all names only what may have failed
 	}
 	return sh
 }

@@ -175,3 +175,121 @@ func TestTransfersFollowTheRule(t *testing.T) {
 		t.Errorf("ring with a vnodes step: %d pairs a state, want every pair up to one a key", statePairs(sh, rcRing))
 	}
 }
+
+// heavyRing is a ring over a node of weight w beside two of weight 1,
+// which fails and recovers at each of 20 steps, over 10⁶ keys.
+func heavyRing(kind string, w int) *sim.Scenario {
+	var steps []timeline.Step
+	for range 10 {
+		a := []timeline.NodeSpec{{Name: "a"}}
+		steps = append(steps, timeline.Step{Op: timeline.OpFail, Nodes: a}, timeline.Step{Op: timeline.OpRecover, Nodes: a})
+	}
+	return &sim.Scenario{Keys: keys.KeySpec{Count: 1e6}, Rules: []placer.RuleSpec{{Kind: kind}}, Steps: steps,
+		Nodes: []timeline.NodeSpec{{Name: "a", Weight: w}, {Name: "b"}, {Name: "c"}}}
+}
+
+// TestMovedKeys: a Local rule's steps cost the keys they may move: a
+// node of most of the weight moves nearly every key at each of its
+// failures and recoveries, one of a third of it two thirds of them (its
+// share of the live weight, twice over); the keys of a file, which may
+// be chosen to land on one node, or a ring of few points a node, may all
+// move at every step.
+func TestMovedKeys(t *testing.T) {
+	moved := func(s *sim.Scenario) int64 {
+		sh := shapeOf(s)
+		rc, _ := ruleCost(s.Rules[0], sh)
+		return movedKeys(sh, sharesFollowWeights(s, sh, rc))
+	}
+	all := int64(1e6 * 20)
+	if m := moved(heavyRing("ring", 100)); m < all*99/100 || m > all+1e6 {
+		t.Errorf("a heavy node's 20 steps move %d keys, want nearly all %d", m, all)
+	}
+	light := moved(heavyRing("ring", 1))
+	if light < all*2/3 || light > all*2/3+1e6 {
+		t.Errorf("a third of the weight moves %d keys in 20 steps, want twice a third of them, %d", light, all*2/3)
+	}
+	if h, l := Of(heavyRing("ring", 100)).Work(), Of(heavyRing("ring", 1)).Work(); h-l < (all/3)*MovedKeyWork {
+		t.Errorf("work %d with a heavy node, %d without: want the moved keys counted at %d key-steps", h, l, MovedKeyWork)
+	}
+	file := heavyRing("ring", 1)
+	file.Keys = keys.KeySpec{List: make([]string, 1e6)}
+	few := heavyRing("ring", 1)
+	few.Rules[0].VNodes = MinSharePoints - 1
+	for name, s := range map[string]*sim.Scenario{"a keys file": file, "few points": few} {
+		if m := moved(s); m != all {
+			t.Errorf("%s: %d keys moved, want every key at every step, %d", name, m, all)
+		}
+	}
+}
+
+// TestRecoverAllNamesTheFailed: a recover-all step names only the nodes
+// that may have failed before it (one), not every node, so a ring's
+// transfer pairs stay a few a node.
+func TestRecoverAllNamesTheFailed(t *testing.T) {
+	s := &sim.Scenario{Keys: keys.KeySpec{Count: 1e6}, Nodes: names(1000, 8), Rules: []placer.RuleSpec{{Kind: "ring"}},
+		Steps: []timeline.Step{{Op: timeline.OpFail, Random: true}, {Op: timeline.OpRecover, All: true}}}
+	if sh := shapeOf(s); sh.named != 1 {
+		t.Errorf("recover all after one failure names %d nodes, want 1", sh.named)
+	}
+	s.Steps = append(s.Steps, timeline.Step{Op: timeline.OpFail, Where: timeline.Labels{Zone: "z"}}, timeline.Step{Op: timeline.OpRecover, All: true})
+	if sh := shapeOf(s); sh.named != 1000 {
+		t.Errorf("recover all after a failure by label names %d nodes, want all 1,000", sh.named)
+	}
+}
+
+// TestRankingFollowsWeights: rendezvous with every node of one weight
+// scores a pair at 1/RankPairs key-step, and only at the start, at joins
+// and for the keys a step moves; with weights any step may rank every key
+// afresh, at WeightedRankWork a pair.
+func TestRankingFollowsWeights(t *testing.T) {
+	even, heavy := heavyRing("rendezvous", 1), heavyRing("rendezvous", 100)
+	se, sh := shapeOf(even), shapeOf(heavy)
+	if r := rankWork(even, se, true); r > 2*1e6*3*21/RankPairs {
+		t.Errorf("equal weights: ranking %d key-steps, want at most every pair twice (a join, a departure) at each state at 1/%d", r, RankPairs)
+	}
+	if r, want := rankWork(heavy, sh, true), int64(1e6*3*21*WeightedRankWork); r != want {
+		t.Errorf("with weights: ranking %d key-steps, want every pair at every state, %d", r, want)
+	}
+}
+
+// TestMD5Recomputes: a recomputed placement hashes every key again under
+// its rule's hash, which under MD5 (ketama) adds MD5RecurWork a key at
+// every state after the first, where a ring's costs RecurWork.
+func TestMD5Recomputes(t *testing.T) {
+	ring, ketama := heavyRing("ring", 1), heavyRing("ketama", 1)
+	r, k := recurWork(ring.Rules[0], shapeOf(ring)), recurWork(ketama.Rules[0], shapeOf(ketama))
+	if wr, wk := int64(1e6*20*RecurWork), int64(1e6*20*(RecurWork+MD5RecurWork)); r != wr || k != wk {
+		t.Errorf("recomputations: ring %d, ketama %d key-steps; want %d and %d", r, k, wr, wk)
+	}
+}
+
+// TestWheelsPerPixel: a ring's wheel of more than MaxArcs points and
+// arcs is drawn per pixel, so its bytes stop growing with the nodes
+// (PixelArcs), while its drawing still passes over every point, and a
+// ring that may have fewer at some state is counted drawn both ways; a
+// sampled wheel has no more arcs than samples.
+func TestWheelsPerPixel(t *testing.T) {
+	ring := func(n int) (int64, int64) {
+		s := &sim.Scenario{Keys: keys.KeySpec{Count: 1000}, Nodes: names(n, 8), Rules: []placer.RuleSpec{{Kind: "ring"}}}
+		sh := shapeOf(s)
+		return wheelBytes(s.Rules[0], sh), wheelWork(s.Rules[0], sh)
+	}
+	b62, _ := ring(62) // 9,982 points and arcs: the densest wheel drawn arc by arc
+	b100, w100 := ring(100)
+	b1e4, w1e4 := ring(10_000)
+	if b62 != (62*160+62)*ArcBytes || b100 != PixelArcs*ArcBytes || b1e4 != b100 {
+		t.Errorf("wheel bytes %d at 62 nodes, %d at 100, %d at 10⁴: want every arc, then PixelArcs per pixel", b62, b100, b1e4)
+	}
+	if w1e4 != 100*w100 {
+		t.Errorf("drawing %d key-steps at 10⁴ nodes, %d at 100: want a pass over every point", w1e4, w100)
+	}
+	grow := &sim.Scenario{Keys: keys.KeySpec{Count: 1000}, Nodes: names(10, 8), Rules: []placer.RuleSpec{{Kind: "ring", VNodes: 990}},
+		Steps: []timeline.Step{add("x"), add("y")}} // 9,900 points at the start, 11,880 at the end
+	if w, pixels := wheelWork(grow.Rules[0], shapeOf(grow)), int64(12*990+12)*PointDrawWork; w != pixels+MaxArcs*ArcWork {
+		t.Errorf("a ring of 9,900 to 11,880 points: drawing %d key-steps, want both ways, %d per pixel and %d arc by arc", w, pixels, MaxArcs*ArcWork)
+	}
+	s := &sim.Scenario{Keys: keys.KeySpec{Count: 1000}, Nodes: names(5000, 8), Rules: []placer.RuleSpec{{Kind: "modulo"}}}
+	if a := wheelArcs(s.Rules[0], shapeOf(s)); a != placer.WheelSamples {
+		t.Errorf("modulo over 5,000 nodes draws %d arcs, want its %d samples", a, placer.WheelSamples)
+	}
+}

@@ -16,25 +16,24 @@ const (
 	// StepFigureBytes is one step's figures of one rule beside its
 	// wheel's arcs, for each step the report shows in full
 	// (figdata.ShownSteps: every step up to figdata.DetailedSteps, then
-	// that many): its strip, the wheel's frame and legend (and a wheel
-	// drawn per pixel), the page's copies and the step's section of the
-	// page and report.md. 1,001 states of ring (1,600 points) and modulo
-	// over 10 nodes wrote 182 MB, 91 KB a state and rule.
+	// that many): its strip, the wheel's frame, legend and labels, the
+	// page's copies and the step's section of the page and report.md.
+	// 1,001 states of ring (1,600 points) and modulo over 10 nodes wrote
+	// 182 MB, 91 KB a state and rule; a ring drawn per pixel over 100
+	// nodes, 70 KB a state (29 KB of figure, the rest the page's copy and
+	// section).
 	//
-	// PointArcBytes is one arc of a rule with points (a ring), in the
-	// figure and the page: at most MaxArcs of them, past which the wheel
-	// is drawn per pixel (12 KB for a ring of 160,000 points); the arcs
-	// of 3,000 nodes' points took 290 KB a state for two rules, and as
-	// much again in the page. SampledArcBytes is one arc of any other
-	// rule's wheel, sampled at placer.WheelSamples positions, so at most
-	// as many arcs as nodes or samples: over 1,000 nodes the wheels of
-	// modulo, jump, rendezvous and maglev took 1 MB a state, 250 bytes
-	// an arc and its node's tick, and as much again in the page.
-	// TickBytes is one node's tick on a wheel (at most MaxTicks of them,
-	// as svg draws), in the figure and the page: 10⁴ nodes under ring and
-	// modulo wrote wheels of 1.8 MB a state, most of it 2·10⁴ ticks.
-	StepFigureBytes, PointArcBytes, SampledArcBytes, MaxArcs = 64 << 10, 64, 320, 10_000
-	TickBytes, MaxTicks                                      = 192, 10_000
+	// ArcBytes is one arc of a wheel, with its tick for a rule with points
+	// (a ring), in the figure and the page's copy: 62 nodes of 160 ring
+	// points (9,982 arcs and ticks) drew a wheel of 130 KB, 13 bytes an
+	// arc, and modulo, jump, rendezvous and maglev over 1,440 nodes
+	// (placer.WheelSamples arcs) wheels of 17 KB, 12 bytes an arc; the page
+	// holds them again. A rule with points draws at most MaxArcs of them,
+	// past which its arcs and ticks are drawn per pixel, in at most
+	// PixelArcs runs (the cells of its two rings, 654 and 748 pixels
+	// round); another rule's wheel is sampled, as many arcs as nodes or
+	// samples.
+	StepFigureBytes, ArcBytes, MaxArcs, PixelArcs = 64 << 10, 32, 10_000, 2_000
 	// StateRuleBytes is one rule at any state, shown in full or not:
 	// its metrics in data.json, its row of steps.csv, its cells in the
 	// table of keys moved at each step (report.md and the page), and its
@@ -107,20 +106,42 @@ func output(s *sim.Scenario, sh shape) outputBytes {
 	return outputBytes{figures: figures, text: text}
 }
 
-// wheelBytes bounds one rule's wheel at one state beside its frame: a
-// tick per node, and the arcs: a point rule's points, unless there are
-// more than MaxArcs and the wheel is drawn per pixel; another rule's
-// arcs, one per node at most, and no more than its samples.
+// wheelBytes bounds one rule's wheel at one state beside its frame: its
+// arcs (wheelArcs).
 func wheelBytes(r placer.RuleSpec, sh shape) int64 {
-	ticks := mulSat(min(sh.names, MaxTicks), TickBytes)
+	return mulSat(wheelArcs(r, sh), ArcBytes)
+}
+
+// wheelArcs bounds the arcs of one rule's wheel at one state: a point
+// rule's points and arcs, or PixelArcs once past MaxArcs, where the wheel
+// is drawn per pixel; another rule's sampled arcs, one per node at most,
+// and no more than its samples.
+func wheelArcs(r placer.RuleSpec, sh shape) int64 {
 	rc, table := ruleCost(r, sh)
 	if !rc.Points {
-		return addSat(ticks, mulSat(min(sh.names, placer.WheelSamples), SampledArcBytes))
+		return min(sh.names, placer.WheelSamples)
 	}
 	if arcs := addSat(table, sh.names); arcs <= MaxArcs {
-		return addSat(ticks, mulSat(arcs, PointArcBytes))
+		return arcs
 	}
-	return ticks // arcs drawn per pixel, within StepFigureBytes
+	return PixelArcs
+}
+
+// wheelWork is the work of drawing one rule's wheel at one state: its
+// arcs (ArcWork), or, drawn per pixel, a pass over its points
+// (PointDrawWork); a ring that may have MaxArcs points or fewer at some
+// state (its members' least weight) and more at another counts both.
+func wheelWork(r placer.RuleSpec, sh shape) int64 {
+	rc, table := ruleCost(r, sh)
+	arcs := addSat(table, sh.names)
+	if !rc.Points || arcs <= MaxArcs {
+		return mulSat(wheelArcs(r, sh), ArcWork)
+	}
+	w := mulSat(arcs, PointDrawWork)
+	if fewest := mulSat(table, max(sh.steps.members, 0)) / max(sh.weight, 1); fewest <= MaxArcs {
+		w = addSat(w, mulSat(MaxArcs, ArcWork))
+	}
+	return w
 }
 
 // shownStates is how many states the report shows in full, with their
@@ -160,9 +181,22 @@ func transfersCSV(s *sim.Scenario, sh shape) int64 {
 // The rendering terms.
 const (
 	// FigureWork is what the figures and tables of one step of one rule
-	// cost to render beside the bytes they write, in key-steps (4.5 ms),
-	// for each step shown in full (shownStates).
-	FigureWork = 900_000
+	// cost to render beside their arcs and the bytes they write, in
+	// key-steps (2.5 ms), for each step shown in full (shownStates);
+	// ArcWork one arc of its wheel drawn as an arc (wheelArcs: its span,
+	// its dashes, its group), and PointDrawWork one point of a ring drawn
+	// per pixel (its cell, its arc's geometry). Builds of 101 states: a
+	// ring of 9,900 points (9,910 arcs a wheel) took 1.45 s of CPU, 14
+	// ms a state; a ring of 90,100 points over 1,000 keys 1.23 s, of which
+	// 0.29 s of replay (90 ns a point drawn per pixel); a ring drawn per
+	// pixel over 100 nodes 0.42 s; five rules over 100 nodes 1.04 s, 2 ms
+	// a state and rule; over 1,000 nodes 2.38 s.
+	FigureWork, ArcWork, PointDrawWork = 500_000, 500, 24
+	// ScenarioWork is a scenario's fixed work whatever its size: the
+	// command's start, the templates, the whole-run figures and the page's
+	// frame, counted for every scenario. A build of 100 keys over two
+	// states took 20 ms of CPU.
+	ScenarioWork = 4_000_000
 	// NodeWork is one node at one state under one rule, and NodePairWork
 	// one transfer pair of one rule at one state (statePairs), in
 	// key-steps: the loads sorted for the balance figure and the legends,
@@ -180,14 +214,11 @@ const (
 	// ns a key and state its replay term already counts (a ring's step
 	// takes 0.4 ns a key), which covers them even if every key moved.
 	MoveWork = 4
-	// ByteWork is the work of writing one byte of a figure (drawing,
-	// formatting, inlining it in the page): 1,001 states of two rules,
-	// all in full, wrote 182 MB in 4.9 s, 27 ns a byte with the figures'
-	// drawing. TextByteWork is one byte of the text files (data.json,
-	// steps.csv, report.md, the page's text), written by streaming
-	// encoders: 10⁴ states of ring and modulo wrote 165 MB of data.json
-	// and CSV in 0.38 s of CPU, 2.3 ns a byte.
-	ByteWork, TextByteWork = 8, 1
+	// ByteWork is the work of writing one byte of any file (formatting,
+	// inlining a figure in the page), beside FigureWork and ArcWork: 10⁴
+	// states of ring and modulo wrote 165 MB of data.json and CSV in 0.38
+	// s of CPU, 2.3 ns a byte.
+	ByteWork = 1
 	// SectionMemory is the rendering's peak memory per state shown in
 	// full and rule: the step's model, its figures and tables (1,001
 	// states of two rules, all in full, peaked at 348 MB, 170 KB a state
@@ -205,8 +236,8 @@ const (
 	NodeStateMemory = 64
 )
 
-// renderWork is the time of drawing and writing the output o of a
-// scenario s of shape sh, and of its transfers: every rule's pairs and,
+// renderWork is the time of drawing the figures of a scenario s of shape
+// sh, writing its output o, and counting its transfers: every rule's pairs and,
 // over more than sim.DenseTransferNodes nodes, the moved keys of a rule
 // that is not Local at every state.
 func renderWork(s *sim.Scenario, sh shape, o outputBytes) int64 {
@@ -220,8 +251,11 @@ func renderWork(s *sim.Scenario, sh shape, o outputBytes) int64 {
 		}
 	}
 	nodes := addSat(mulSat(sh.names, NodeWork, rules), pairs)
-	return addSat(mulSat(shownStates(sh), rules, FigureWork), mulSat(nodes, sh.states),
-		mulSat(o.figures, ByteWork), mulSat(o.text, TextByteWork))
+	var figures int64
+	for _, r := range s.Rules {
+		figures = addSat(figures, FigureWork, wheelWork(r, sh))
+	}
+	return addSat(ScenarioWork, mulSat(shownStates(sh), figures), mulSat(nodes, sh.states), mulSat(o.total(), ByteWork))
 }
 
 // renderMemory is the peak memory the result and the rendering add to

@@ -19,15 +19,18 @@ import (
 const (
 	// KeySetWork is each rule's work per key of a replay before its first
 	// step: hashing the key under the rule's hash, sorting the positions,
-	// the canonical order (about 180 ns a key: 100 seed replays of 10⁵
-	// keys over two states took 2.7 s on the loaded machine).
-	KeySetWork = 36
+	// the canonical order. MD5KeySetWork is the same under MD5 (ketama's
+	// and the products' that use it). A build of 10⁷ keys over one state
+	// took 0.83 s of CPU under ring or modulo (83 ns a key with its
+	// placement), 2.67 s under ketama; over two states, 1.67 s under
+	// maglev.
+	KeySetWork, MD5KeySetWork = 30, 64
 	// PointWork is the work of one ring point when a rule builds its
-	// ring: hashing "name#i", sorting, the figure's arcs. 10⁷ points of
-	// one ring took 14.8 s on the loaded machine (1.5 µs a point, about
-	// 440 ns unloaded); the steps after it merge only what changed (five
-	// states of the same ring, 13.8 s).
-	PointWork = 100
+	// ring, at its first state and at each recomputation (RecurWork):
+	// hashing "name#i", sorting. A ring of 10⁷ points over two states took
+	// 1.1 s to replay and 2.1 s of CPU to build, 1.64·10⁵ points 21 ms to
+	// replay (60–110 ns a point with both states' merges).
+	PointWork = 24
 	// StateWork is each rule's fixed work at one state beside its keys
 	// and its table: the tracker's loads, balance, strip shading and
 	// fingerprint, the recurrence check and the member lists. 10⁴ states
@@ -35,16 +38,42 @@ const (
 	// to replay, about 95 µs a state and rule.
 	StateWork = 20_000
 	// PointStateWork is one ring point at one state after the first,
-	// merged or rebuilt (10⁴ states of a ring of 16,000 points took 2.8
-	// s of CPU with everything else, at most 17 ns a point and state).
-	PointStateWork = 4
+	// merged or rebuilt: 101 states of a ring of 90,100 points over 1,000
+	// keys took 0.29 s to replay, 32 ns a point and state with everything
+	// else.
+	PointStateWork = 8
+	// LocalPassKeys is how many keys cost one key-step at a step of a
+	// Local rule beside the keys the step moves: what the tracker passes
+	// over every key (the fingerprint, the strips' cells). 10⁷ keys over
+	// 101 states of a ring, whose steps move 1–2% of them, took 1.6 s of
+	// CPU to build, key set and figures included (under 1 ns a key and
+	// state).
+	LocalPassKeys = 8
+	// MovedKeyWork is one key that a step of a Local rule moves (its
+	// lookup, its entry in the delta, the tracker's loads, pairs and undo
+	// log): 33 ns when a heavy node's failures and recoveries moved nearly
+	// all of 10⁶ keys at each of 1,000 steps (33.5 s of CPU), 34 ns when a
+	// node joining three and leaving moved a quarter of 10⁷.
+	MovedKeyWork = 8
 	// RecurWork is each rule's work per key at a state whose placement
-	// returns to an earlier one that the undo logs no longer reach
-	// (sim's history): the earlier placement is recomputed, every key
-	// placed again. Any state may be one, so every state counts it: 2·10⁵
-	// keys over 10⁴ states of a ring that returns every other step took
-	// 24 s, 12 ns a key and state, where 1 key-step of placing counted 5.
-	RecurWork = 2
+	// returns to an earlier one that the undo logs do not reach (sim's
+	// history): the earlier placement is recomputed from scratch by a new
+	// placer, every key placed again and its table built again. Any state
+	// after the first may be one: a ring over four nodes, three of them
+	// heavy, that fails them in turn and recovers all recomputed at
+	// nearly every state, 9 ms for 10⁶ keys (9 ns a key); ketama over three
+	// nodes, which a node joins and leaves in turn, at every return. The
+	// new placer hashes the keys again under the rule's hash: under MD5
+	// that adds MD5RecurWork (120 ns a key, 10⁷ keys over 20 such steps).
+	RecurWork, MD5RecurWork = 2, 30
+	// RankPairs is how many (key, node) pairs rendezvous scores in one
+	// key-step with every node of one weight (eight keys at a time: 10⁶
+	// keys over 1,025 nodes and 101 states took 0.93 s of CPU to build),
+	// and WeightedRankWork one pair's work with weights, a deterministic
+	// logarithm each: a heavy node's failures and recoveries among three
+	// ranked all of 10⁶ keys afresh at each of 1,000 steps, 113 s of CPU,
+	// 38 ns a pair.
+	RankPairs, WeightedRankWork = 8, 8
 	// KeyByteWork is the bytes of a keys file's keys one key-step hashes
 	// (about 1 GB/s).
 	KeyByteWork = 4
@@ -72,25 +101,90 @@ const (
 	TableBytes = 64
 )
 
-// replayWork is the time of replaying s: for each rule, its key set,
-// its table and every state's placements, and rendezvous's ranking of
-// every key against every node at each reweighting.
+// replayWork is the time of replaying s: each rule's (ruleWork).
 func replayWork(s *sim.Scenario, sh shape) int64 {
 	var w int64
 	for _, r := range s.Rules {
-		rc, table := ruleCost(r, sh)
-		w = addSat(w, mulSat(sh.keys, KeySetWork), sh.keyTotal/KeyByteWork, mulSat(sh.keys, rc.PerKey+RecurWork, sh.states), mulSat(sh.states, StateWork))
-		if rc.Ranks {
-			w = addSat(w, mulSat(sh.keys, sh.names, 1+sh.weightSteps))
-		}
-		if rc.Points {
-			// built once, merged at every step
-			w = addSat(w, mulSat(table, PointWork), mulSat(table, sh.states, PointStateWork))
-		} else {
-			w = addSat(w, mulSat(tableTries(table), sh.states)) // filled anew at each state
-		}
+		w = addSat(w, ruleWork(s, sh, r))
 	}
 	return w
+}
+
+// ruleWork is the time of replaying rule r over s: its key set, its
+// fixed work at every state, its placements, its recurrence checks, its
+// table and rendezvous's ranking.
+func ruleWork(s *sim.Scenario, sh shape, r placer.RuleSpec) int64 {
+	rc, table := ruleCost(r, sh)
+	follow := sharesFollowWeights(s, sh, rc)
+	w := addSat(keySetWork(r, sh), mulSat(sh.states, StateWork), placeWork(sh, rc, follow), recurWork(r, sh))
+	if rc.Ranks {
+		w = addSat(w, rankWork(s, sh, follow))
+	}
+	// a table is built again at each recomputation (RecurWork), one at
+	// each state after the first at most
+	if rc.Points {
+		// built once, merged at every step
+		return addSat(w, mulSat(table, PointWork, sh.states), mulSat(table, sh.states, PointStateWork))
+	}
+	return addSat(w, mulSat(tableTries(table), 2*sh.states-1)) // filled anew at each state
+}
+
+// recurWork is a rule's recomputations of earlier placements (RecurWork),
+// one at each state after the first at most (the first has no earlier
+// one): every key placed again and, under MD5, hashed again
+// (MD5RecurWork).
+func recurWork(r placer.RuleSpec, sh shape) int64 {
+	per := int64(RecurWork)
+	if md5Hash(r) {
+		per += MD5RecurWork
+	}
+	return mulSat(sh.keys, sh.states-1, per)
+}
+
+// md5Hash reports whether rule r hashes keys with MD5.
+func md5Hash(r placer.RuleSpec) bool {
+	h, _ := keys.ParseHash(r.Kind, registry.Effective(r).Hash)
+	return h == keys.HashMD5
+}
+
+// keySetWork is a rule's key set: every key hashed under the rule's hash
+// (KeySetWork, MD5KeySetWork) and the bytes of a keys file's keys.
+func keySetWork(r placer.RuleSpec, sh shape) int64 {
+	per := int64(KeySetWork)
+	if md5Hash(r) {
+		per = MD5KeySetWork
+	}
+	return addSat(mulSat(sh.keys, per), sh.keyTotal/KeyByteWork)
+}
+
+// placeWork is a rule's placements: every key at the first state; then,
+// for a rule that passes over every key at a step (not Local), every key
+// at every state, and for a Local one, its pass over the keys
+// (LocalPassKeys) and every key its steps move (movedKeys, MovedKeyWork).
+func placeWork(sh shape, rc rulekind.RuleCost, follow bool) int64 {
+	if !rc.Local {
+		return mulSat(sh.keys, rc.PerKey, sh.states)
+	}
+	steps := mulSat(sh.keys, sh.states-1) / LocalPassKeys
+	return addSat(mulSat(sh.keys, rc.PerKey), steps, mulSat(movedKeys(sh, follow), rc.PerKey, MovedKeyWork))
+}
+
+// rankWork is rendezvous's ranking. With every node of one weight, it
+// scores every key against every node at the start, against each node a
+// step adds or recovers, and the keys a step moves away from a node
+// against every node (RankPairs pairs a key-step). With weights, a step
+// that changes which weights are live may rank every key afresh, each
+// pair at WeightedRankWork.
+func rankWork(s *sim.Scenario, sh shape, follow bool) int64 {
+	if !uniformWeights(s) {
+		return mulSat(sh.keys, sh.names, sh.states, WeightedRankWork)
+	}
+	var joins int64
+	for _, n := range sh.steps.named {
+		joins = addSat(joins, n)
+	}
+	pairs := addSat(mulSat(sh.keys, addSat(sh.names, joins)), mulSat(movedKeys(sh, follow), sh.names))
+	return pairs / RankPairs
 }
 
 // ruleCost is a rule's registry cost over the shape, and the entries of
@@ -134,8 +228,9 @@ func replayMemory(s *sim.Scenario, sh shape) int64 {
 
 // replayLive is the live heap of replaying s: the key set, every rule's
 // working state (its share of per-key arrays, the tracker's assignment,
-// delta and undo logs) and the result's per-step figures data; and,
-// apart, its tables, measured as peak resident set (the collector's share
+// delta and undo logs), a recomputation's (recomputeKeyBytes) and the
+// result's per-step figures data; and, apart, its tables and a
+// recomputation's copy, measured as peak resident set (the collector's share
 // is in them).
 func replayLive(s *sim.Scenario, sh shape) (live, tables int64) {
 	k := sh.keys
@@ -149,10 +244,12 @@ func replayLive(s *sim.Scenario, sh shape) (live, tables int64) {
 		rc, table := ruleCost(spec, sh)
 		live = addSat(live, mulSat(k, perKeyBytes(spec, sh.replicas, uniform)), mulSat(sh.states, perStepBytes(spec, max(table, sh.names), k)),
 			transferBytes(sh, rc))
+		copies := int64(1 + placer.B2i(sh.states > 1)) // and a recomputation's
+		live = addSat(live, mulSat(k, copies-1, recomputeKeyBytes(spec, sh.replicas)))
 		if rc.Points {
-			tables = addSat(tables, mulSat(table, PointBytes))
+			tables = addSat(tables, mulSat(table, PointBytes, copies))
 		} else {
-			tables = addSat(tables, mulSat(table, TableBytes))
+			tables = addSat(tables, mulSat(table, TableBytes, copies))
 		}
 	}
 	return addSat(live, keptPairBytes(s, sh)), tables
@@ -231,13 +328,29 @@ func perKeyBytes(spec placer.RuleSpec, r int64, uniform bool) int64 {
 	if k.Footprint.KeyBytes != nil {
 		n += k.Footprint.KeyBytes(spec, r, uniform)
 	}
+	return n + hashKeyBytes(spec)
+}
+
+// hashKeyBytes is what a rule's key cache holds per key under a hash
+// other than the default: the positions under it, their order and ranks
+// (16 bytes), and the 64-bit hashes of xxhash64.
+func hashKeyBytes(spec placer.RuleSpec) int64 {
 	switch h, _ := keys.ParseHash(spec.Kind, registry.Effective(spec).Hash); h {
 	case keys.HashCRC32, keys.HashMD5:
-		n += 16 // positions under the rule's hash, their order and ranks
+		return 16
 	case keys.HashXX:
-		n += 24 // the 64-bit hashes too
+		return 24
 	}
-	return n
+	return 0
+}
+
+// recomputeKeyBytes is what a recomputation of an earlier placement
+// (RecurWork) holds per key while it runs, beside the replay: a new
+// placer's lists (2 bytes an entry) and key cache. Ketama over three nodes
+// that a node joins and leaves, 10⁷ keys, peaked at 683 MiB, within 2% of
+// the estimate without it.
+func recomputeKeyBytes(spec placer.RuleSpec, r int64) int64 {
+	return 2*r + hashKeyBytes(spec)
 }
 
 // perStepBytes is what one rule's StepResult keeps: the strips' shades,
