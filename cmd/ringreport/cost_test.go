@@ -247,7 +247,7 @@ func gridShapes() []gridShape {
 	for range 10 {
 		b.WriteString("  - {add: x}\n  - {remove: x}\n")
 	}
-	add("md5-recur", "ketama (MD5) recomputing earlier placements, every key hashed again at each", "", b.String())
+	add("md5-recur", "ketama (MD5) recomputing earlier placements, every key placed again at each with the rule's own hashes", "", b.String())
 	arcs := gridNames(62, 200)
 	add("arcs", "the densest ring wheel drawn arc by arc: 62 names of 200 bytes × 160 points, 9,982 arcs and ticks",
 		"", "title: Arcs\nkeys: 2000\nrules: [ring]\nnodes: ["+strings.Join(arcs, ", ")+"]\nsteps: [{fail: "+arcs[0]+"}, {recover: "+arcs[0]+"}]\n")

@@ -252,14 +252,15 @@ func TestRankingFollowsWeights(t *testing.T) {
 	}
 }
 
-// TestMD5Recomputes: a recomputed placement hashes every key again under
-// its rule's hash, which under MD5 (ketama) adds MD5RecurWork a key at
-// every state after the first, where a ring's costs RecurWork.
-func TestMD5Recomputes(t *testing.T) {
-	ring, ketama := heavyRing("ring", 1), heavyRing("ketama", 1)
-	r, k := recurWork(ring.Rules[0], shapeOf(ring)), recurWork(ketama.Rules[0], shapeOf(ketama))
-	if wr, wk := int64(1e6*20*RecurWork), int64(1e6*20*(RecurWork+MD5RecurWork)); r != wr || k != wk {
-		t.Errorf("recomputations: ring %d, ketama %d key-steps; want %d and %d", r, k, wr, wk)
+// TestRecomputesAtEveryState: a recomputed placement places every key
+// again (RecurWork) at any state after the first, whatever the rule's
+// hash: the new placer reuses the rule's key hashes, MD5 ones too.
+func TestRecomputesAtEveryState(t *testing.T) {
+	for _, kind := range []string{"ring", "ketama"} {
+		s := heavyRing(kind, 1)
+		if got, want := recurWork(shapeOf(s)), int64(1e6*20*RecurWork); got != want {
+			t.Errorf("%s: recomputations %d key-steps, want %d", kind, got, want)
+		}
 	}
 }
 

@@ -31,7 +31,7 @@
 //     the weights (sharesOf), else every key at every step: 2.1× when a
 //     heavy node's failures move nearly every key;
 //   - the recomputations of earlier placements that a recurrence check
-//     may need (RecurWork, MD5RecurWork, and the table built again), at
+//     may need (RecurWork, and the table built again; the key hashes are reused), at
 //     every state after the first: any may be one. This term makes the
 //     estimate of long replays over many keys 3–9× high when, as in most
 //     scenarios, few recurrences need one, and 1.4–2.1× for hostile ones

@@ -63,9 +63,10 @@ const (
 	// heavy, that fails them in turn and recovers all recomputed at
 	// nearly every state, 9 ms for 10⁶ keys (9 ns a key); ketama over three
 	// nodes, which a node joins and leaves in turn, at every return. The
-	// new placer hashes the keys again under the rule's hash: under MD5
-	// that adds MD5RecurWork (120 ns a key, 10⁷ keys over 20 such steps).
-	RecurWork, MD5RecurWork = 2, 30
+	// new placer reuses the rule's key hashes and order (keys.Sharing):
+	// before it did, ketama hashed every key with MD5 again at each,
+	// 120 ns a key.
+	RecurWork = 2
 	// RankPairs is how many (key, node) pairs rendezvous scores in one
 	// key-step with every node of one weight (eight keys at a time: 10⁶
 	// keys over 1,025 nodes and 101 states took 0.93 s of CPU to build),
@@ -116,7 +117,7 @@ func replayWork(s *sim.Scenario, sh shape) int64 {
 func ruleWork(s *sim.Scenario, sh shape, r placer.RuleSpec) int64 {
 	rc, table := ruleCost(r, sh)
 	follow := sharesFollowWeights(s, sh, rc)
-	w := addSat(keySetWork(r, sh), mulSat(sh.states, StateWork), placeWork(sh, rc, follow), recurWork(r, sh))
+	w := addSat(keySetWork(r, sh), mulSat(sh.states, StateWork), placeWork(sh, rc, follow), recurWork(sh))
 	if rc.Ranks {
 		w = addSat(w, rankWork(s, sh, follow))
 	}
@@ -131,15 +132,8 @@ func ruleWork(s *sim.Scenario, sh shape, r placer.RuleSpec) int64 {
 
 // recurWork is a rule's recomputations of earlier placements (RecurWork),
 // one at each state after the first at most (the first has no earlier
-// one): every key placed again and, under MD5, hashed again
-// (MD5RecurWork).
-func recurWork(r placer.RuleSpec, sh shape) int64 {
-	per := int64(RecurWork)
-	if md5Hash(r) {
-		per += MD5RecurWork
-	}
-	return mulSat(sh.keys, sh.states-1, per)
-}
+// one): every key placed again, under whatever hash.
+func recurWork(sh shape) int64 { return mulSat(sh.keys, sh.states-1, RecurWork) }
 
 // md5Hash reports whether rule r hashes keys with MD5.
 func md5Hash(r placer.RuleSpec) bool {
@@ -245,7 +239,7 @@ func replayLive(s *sim.Scenario, sh shape) (live, tables int64) {
 		live = addSat(live, mulSat(k, perKeyBytes(spec, sh.replicas, uniform)), mulSat(sh.states, perStepBytes(spec, max(table, sh.names), k)),
 			transferBytes(sh, rc))
 		copies := int64(1 + placer.B2i(sh.states > 1)) // and a recomputation's
-		live = addSat(live, mulSat(k, copies-1, recomputeKeyBytes(spec, sh.replicas)))
+		live = addSat(live, mulSat(k, copies-1, recomputeKeyBytes(sh.replicas)))
 		if rc.Points {
 			tables = addSat(tables, mulSat(table, PointBytes, copies))
 		} else {
@@ -346,12 +340,11 @@ func hashKeyBytes(spec placer.RuleSpec) int64 {
 
 // recomputeKeyBytes is what a recomputation of an earlier placement
 // (RecurWork) holds per key while it runs, beside the replay: a new
-// placer's lists (2 bytes an entry) and key cache. Ketama over three nodes
-// that a node joins and leaves, 10⁷ keys, peaked at 683 MiB, within 2% of
-// the estimate without it.
-func recomputeKeyBytes(spec placer.RuleSpec, r int64) int64 {
-	return 2*r + hashKeyBytes(spec)
-}
+// placer's lists (2 bytes an entry); its key hashes are the rule's own
+// (keys.Sharing). Ketama over three nodes that a node joins and leaves,
+// 2·10⁶ keys over 21 states, peaked at 117 MiB, where it had peaked at
+// 200 MiB with a key cache of its own.
+func recomputeKeyBytes(r int64) int64 { return 2 * r }
 
 // perStepBytes is what one rule's StepResult keeps: the strips' shades,
 // and the arcs and points of point-based rules (8 bytes a point, where

@@ -137,6 +137,7 @@ func labelRules(rules []placer.RuleSpec) []placer.RuleSpec {
 // replayRule runs one rule through every state of the timeline.
 func replayRule(res *Result, spec placer.RuleSpec, opts replayOptions) (RuleResult, error) {
 	e := res.env()
+	e.Keys = e.Keys.Sharing() // recompute's placers reuse p's key hashes
 	p, err := registry.NewPlacer(spec, e)
 	if err != nil {
 		return RuleResult{}, err
