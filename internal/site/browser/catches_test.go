@@ -20,13 +20,21 @@ type embedCase struct {
 // embedCases are the files of testdata/embed.
 var embedCases = []embedCase{
 	{"good.svg", nil},
-	{"see-through.svg", []string{"pixel (0, 199) has alpha 0: the page shows through it"}},
-	{"fractional.svg", []string{"pixel (300, 0) has alpha"}},
-	{"follows-reader.svg", []string{"its colours follow the reader"}},
+	{"see-through.svg", []string{"(light scheme): embedded as an image, the page shows through it: its first <rect> does not cover it: it covers (0, 0)–(300, 199) of 300 × 200 px"}},
+	{"fractional.svg", []string{"(light scheme): embedded as an image, the page shows through it: it is 300.5 × 200 px, and its last column or row is drawn in part"}},
+	{"faded.svg", []string{"(light scheme): embedded as an image, the page shows through it: its first <rect> does not cover it: it is in a <g> of opacity 0.9"}},
+	{"follows-reader.svg", []string{"follows-reader.svg: its colours follow the reader: a rule under @media (prefers-color-scheme: dark) in its style sheet 0"}},
+	{"quietly-follows.svg", []string{
+		"quietly-follows.svg: its colours follow the reader: .bg in its style sheet 0 sets --paper to light-dark()",
+		"quietly-follows.svg: its colours follow the reader: a rule under @media (prefers-color-scheme: dark) in its style sheet 0",
+		"quietly-follows.svg: its colours follow the reader: the style attribute of a <text> sets color-scheme: light dark"}},
+	{"elsewhere.svg", []string{
+		"elsewhere.svg: an image of it may draw what this test does not read: style sheet 0: a rule under @media (max-width: 400px), which an image answers for its own viewport",
+		"elsewhere.svg: an image of it may draw what this test does not read: style sheet 0: the selector :root .fg matches otherwise in an image"}},
 	{"low-on-page.svg", []string{`(light scheme): text "pale grey on white" has contrast 2.32:1`}},
 	{"low-on-shape.svg", []string{`(light scheme): text "grey on a dark box" has contrast 1.`}},
-	{"low-in-dark.svg", []string{"its colours follow the reader", `(dark scheme): text "lost in the dark" has contrast 1.`}},
-	{"broken.svg", []string{"(light scheme): does not load as an image", "(light scheme): is not an SVG document", "(dark scheme): does not load as an image"}},
+	{"low-in-dark.svg", []string{"its colours follow the reader: a rule under @media (prefers-color-scheme: dark)", `(dark scheme): text "lost in the dark" has contrast 1.`}},
+	{"broken.svg", []string{"broken.svg (light scheme): is not an SVG document"}},
 }
 
 // checkCatches runs embedFindings on embedCases: every check of the

@@ -71,8 +71,8 @@ const textContrast = `(top, min) => {
   return bad;
 }`
 
-// lowText is a text that textContrast found under minContrast, or Err:
-// why the file could not be laid out for it.
+// lowText is a text that textContrast found under minContrast: what it
+// says, and its contrast, colour and what it is drawn on.
 type lowText struct {
-	Text, Why, Err string
+	Text, Why string
 }
