@@ -27,6 +27,7 @@ var embedCases = []embedCase{
 	{"quietly-follows.svg", []string{
 		"quietly-follows.svg: its colours follow the reader: .bg in its style sheet 0 sets --paper to light-dark()",
 		"quietly-follows.svg: its colours follow the reader: a rule under @media (prefers-color-scheme: dark) in its style sheet 0",
+		"quietly-follows.svg: its colours follow the reader: the fill of a <rect> holds light-dark()",
 		"quietly-follows.svg: its colours follow the reader: the style attribute of a <text> sets color-scheme: light dark"}},
 	{"elsewhere.svg", []string{
 		"elsewhere.svg: an image of it may draw what this test does not read: style sheet 0: a rule under @media (max-width: 400px), which an image answers for its own viewport",

@@ -80,8 +80,9 @@ const sameInImage = `(top) => {
 // the used color-scheme (light-dark(), and the system colours Canvas,
 // CanvasText, …), under a color-scheme that lets the reader choose. So it
 // lists every sheet and every conditional rule whose media mention
-// prefers-color-scheme, every declaration of a rule, style attribute or
-// presentation attribute that holds light-dark() (custom properties too,
+// prefers-color-scheme, every declaration of a rule or style attribute,
+// and every presentation attribute that takes a colour (fill, stroke,
+// …), that holds light-dark() (custom properties too,
 // so that a var() cannot hide one; whatever the color-scheme, which is
 // stricter than needed), and every color-scheme declaration but normal,
 // light, dark, only light and only dark; each text is read with its
@@ -91,11 +92,14 @@ const fixedScheme = `(top) => {
   const plain = (` + cssPlain + `), bad = [];
   const fixed = new Set(['normal', 'light', 'dark', 'only light', 'only dark']);
   const scheme = (m) => plain(m).includes('prefers-color-scheme');
+  // A function's name is followed by a "(" of its own (an escaped one
+  // makes an identifier), so a text without one holds no light-dark().
+  const mixes = (v) => v.includes('(') && plain(v).includes('light-dark(');
   const decls = (st, where) => {
     for (let k = 0; k < st.length; k++) {
-      const n = st[k], v = plain(st.getPropertyValue(n)).trim();
-      if (v.includes('light-dark(')) bad.push(where + ' sets ' + n + ' to light-dark()');
-      else if (n === 'color-scheme' && !fixed.has(v)) bad.push(where + ' sets color-scheme: ' + v);
+      const n = st[k], v = st.getPropertyValue(n);
+      if (mixes(v)) bad.push(where + ' sets ' + n + ' to light-dark()');
+      else if (n === 'color-scheme' && !fixed.has(plain(v).trim())) bad.push(where + ' sets color-scheme: ' + plain(v).trim());
     }
   };
   (` + eachRule + `)(top, (r, where) => {
@@ -104,11 +108,18 @@ const fixedScheme = `(top) => {
   }, (sh, where) => {
     if (scheme(sh.media.mediaText)) bad.push('its ' + where + ' is for ' + sh.media.mediaText);
   });
-  for (const e of [top, ...top.querySelectorAll('*')]) {
-    for (const a of e.attributes) {
-      if (plain(a.value).includes('light-dark(')) bad.push('the ' + a.name + ' of a <' + e.localName + '> holds light-dark()');
-    }
-    if (e.style && e.style.length) decls(e.style, 'the style attribute of a <' + e.localName + '>');
+  // Of the attributes, only a style attribute and the presentation
+  // attributes that take a colour can hold a light-dark() that draws; a
+  // selector finds those that hold one, or an escape that may spell one
+  // (a loop over every attribute took a tenth of the embedded subtests).
+  const colours = ['fill', 'stroke', 'color', 'stop-color', 'flood-color', 'lighting-color'];
+  const sel = colours.map(a => '[' + a + '*="light-dark(" i], [' + a + '*="\\\\"]').join(', ');
+  for (const e of top.querySelectorAll(sel)) {
+    for (const a of colours) if (mixes(e.getAttribute(a) || '')) bad.push('the ' + a + ' of a <' + e.localName + '> holds light-dark()');
+  }
+  if (top.matches(sel)) for (const a of colours) if (mixes(top.getAttribute(a) || '')) bad.push('the ' + a + ' of its <svg> holds light-dark()');
+  for (const e of [top, ...top.querySelectorAll('[style]')]) {
+    if (e.hasAttribute('style')) decls(e.style, 'the style attribute of a <' + e.localName + '>');
   }
   return bad;
 }`
