@@ -184,8 +184,7 @@ func TestSiteInBrowser(t *testing.T) {
 	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, tab(t, ctx), other(t)) })
 	// Every figure file, of out/'s theme and of a dark build, as an <img>
 	// of it shows in a light and a dark page, and its text's contrast.
-	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), "") })
-	t.Run("embedded-dark", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), other(t), "dark build: ") })
+	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), other(t)) })
 	// Each check of the embedded figures, on files made to break it, and
 	// schemeProof on pages made to break it.
 	t.Run("catches", func(t *testing.T) {

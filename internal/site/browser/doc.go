@@ -35,11 +35,16 @@
 // windows (nothing is painted that no check reads), with the browser's
 // own omnibox pages turned off (they kept a core busy), and each site is
 // built once. Each page is loaded once, at the width the page before it
-// was left at, and inspected at both widths. The figure files are served
-// from 127.0.0.1 to one blank page per build: each scenario's files come
-// in one request, are parsed into shadow roots of their own, and are
-// read in the dark scheme too, without a reload, when they follow the
-// reader's; only small results cross from the browser to Go. Under -short it runs only with RINGREPORT_SITE,
+// was left at, and inspected at both widths. The figure files of both
+// builds are served from 127.0.0.1 to one blank page: each scenario's
+// files come in one request, are parsed into shadow roots of their own,
+// and are read in the dark scheme too, without a reload, when they follow
+// the reader's; a file of the dark build that differs from the site's
+// only in its style sheet (all of them: the theme is its colours) is
+// checked as the site's file with its style element replaced, without
+// parsing the rest again. No file of one build is byte for byte one of
+// the other, so none is checked twice. Only small results cross from the
+// browser to Go. Under -short it runs only with RINGREPORT_SITE,
 // which is how .ci/run runs it. It skips when Chromium is not installed,
 // except when CI is set: there it fails, so that CI never silently skips
 // it. CHROMIUM names the browser binary when it is not found on its own.
