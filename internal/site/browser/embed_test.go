@@ -34,7 +34,9 @@ func checkEmbedded(t *testing.T, ctx context.Context, dir, dark string) {
 	srv := serve(t, dir, dark)
 	srv.open(t, ctx)
 	restyled, all := 0, 0
-	defer func() { t.Logf("%d of the dark build's %d figure files checked as the light ones restyled", restyled, all) }()
+	defer func() {
+		t.Logf("%d of the dark build's %d figure files checked as the light ones restyled", restyled, all)
+	}()
 	for _, name := range scenarioNames(dir, dark) {
 		light := figFiles(t, dir, name, "0/")
 		for _, m := range embedFindings(t, ctx, name, light) {
