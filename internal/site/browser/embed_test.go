@@ -26,10 +26,11 @@ import (
 // is opaque and its theme fixed, so that it looks the same on a white
 // page and a black one), and its text keeps minContrast against what it
 // is drawn on. The failures of dark's files start with "dark build: ".
-// Each scenario's files of dir are checked, then those of dark, which
-// differ from them only in their style sheet (their theme's colours):
-// each of those is checked as the file of dir laid out for it with its
-// style sheet replaced (restyles), and not parsed and laid out again.
+// Each scenario's files of dir are checked, then those of dark: each
+// that differs from the file of dir of its name only in its style
+// element (restyles; all do, a theme being colours) is checked as that
+// file's document with the style element replaced, without parsing and
+// laying out the rest again.
 func checkEmbedded(t *testing.T, ctx context.Context, dir, dark string) {
 	srv := serve(t, dir, dark)
 	srv.open(t, ctx)

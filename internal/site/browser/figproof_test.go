@@ -1,7 +1,7 @@
 package browser
 
 // The checks of this file stand for drawing each figure file as an image:
-// they read the file as figureHosts laid it out, in a shadow root, and
+// they read the file as figureHost laid it out, in a shadow root, and
 // show from its style sheets, computed styles and geometry what the
 // pixels of an <img> of it would show. (Drawing every file in both
 // schemes, and loading it a second time as an image to do so, was two
