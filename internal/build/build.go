@@ -78,32 +78,82 @@ func Build(inputs []Input, opts Options) ([]File, error) {
 // returned. With failed expectations, Stream emits every file and then
 // returns ExpectationsFailed.
 func Stream(inputs []Input, opts Options, emit func(File) error) error {
+	return stream(inputs, opts, []site.Options{opts.site()}, func(_ int, f File) error { return emit(f) })
+}
+
+// BuildEach returns, for each of opts, the files and error that
+// Build(inputs, opts[k]) returns, from one parse, replay and model of
+// every scenario: only the site stage (the figure files in each theme,
+// the pages, the gallery) runs once per option set. The option sets may
+// differ only in InlineBudget, Theme and Templates, which only the site
+// stage reads; Jobs is read from opts[0], and the others' Progress must be
+// nil (it is called once per scenario, for all of them).
+func BuildEach(inputs []Input, opts ...Options) ([][]File, error) {
+	if len(opts) == 0 {
+		return nil, errors.New("BuildEach needs at least one set of options")
+	}
+	sites := make([]site.Options, len(opts))
+	for k, o := range opts {
+		if k > 0 && (o.Jobs != opts[0].Jobs || o.Progress != nil) {
+			return nil, fmt.Errorf("BuildEach: options %d differ from the first in Jobs or Progress, which all sites share", k)
+		}
+		sites[k] = o.site()
+	}
+	out := make([][]File, len(opts))
+	err := stream(inputs, opts[0], sites, func(k int, f File) error {
+		out[k] = append(out[k], f)
+		return nil
+	})
+	var failed ExpectationsFailed
+	if err != nil && !errors.As(err, &failed) {
+		return nil, err
+	}
+	for _, files := range out {
+		slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	}
+	return out, err
+}
+
+// stream runs the pipeline over inputs with opts's Jobs and Progress and
+// renders the site stage once for each of sites, handing each file to
+// emit with the index of its site; the files that do not depend on the
+// site stage (data.json and the CSVs) go to every site. Otherwise it is
+// Stream.
+func stream(inputs []Input, opts Options, sites []site.Options, emit func(k int, f File) error) error {
 	parsed, err := Parse(inputs)
 	if err != nil {
 		return err
 	}
-	st, err := site.New(opts.site())
-	if err != nil {
-		return err
+	sts := make([]*site.Site, len(sites))
+	for k, so := range sites {
+		if sts[k], err = site.New(so); err != nil {
+			return err
+		}
 	}
 	if opts.Jobs > 0 {
 		workers.SetLimit(opts.Jobs)
 	}
 	scens := scenarios(parsed)
 	out := &emitter{emit: emit}
-	cards := make([]site.Card, len(parsed))
+	cards := make([][]site.Card, len(sites))
+	for k := range cards {
+		cards[k] = make([]site.Card, len(parsed))
+	}
 	failed := make([]ExpectationsFailed, len(parsed))
 	err = eachScenario(parsed, opts.Progress, func(i int) error {
 		sc, err := scenarioFiles(parsed[i], opts)
 		if err != nil {
 			return err
 		}
-		files, card, err := st.Scenario(&sc.Scenario, site.PageLinks(scens, i))
-		if err != nil {
-			return fmt.Errorf("%s: %w", sc.Name, err)
+		for k, st := range sts {
+			files, card, err := st.Scenario(&sc.Scenario, site.PageLinks(scens, i))
+			if err != nil {
+				return fmt.Errorf("%s: %w", sc.Name, err)
+			}
+			cards[k][i] = card
+			out.send(k, append(slices.Clip(sc.data), files...)...)
 		}
-		cards[i], failed[i] = card, sc.failed
-		out.send(append(sc.data, files...)...)
+		failed[i] = sc.failed
 		return nil
 	})
 	if out.err != nil {
@@ -112,12 +162,14 @@ func Stream(inputs []Input, opts Options, emit func(File) error) error {
 	if err != nil {
 		return err
 	}
-	index, err := st.Index(cards)
-	if err != nil {
-		return err
-	}
-	if out.send(index...); out.err != nil {
-		return out.err
+	for k, st := range sts {
+		index, err := st.Index(cards[k])
+		if err != nil {
+			return err
+		}
+		if out.send(k, index...); out.err != nil {
+			return out.err
+		}
 	}
 	if all := slices.Concat(failed...); len(all) > 0 {
 		return all
@@ -147,18 +199,19 @@ func eachScenario(parsed []Parsed, progress func(done, total int, name string), 
 // after which it emits nothing more.
 type emitter struct {
 	mu   sync.Mutex
-	emit func(File) error
+	emit func(k int, f File) error
 	err  error
 }
 
-func (e *emitter) send(files ...File) {
+// send emits files, of site k.
+func (e *emitter) send(k int, files ...File) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, f := range files {
 		if e.err != nil {
 			return
 		}
-		e.err = e.emit(f)
+		e.err = e.emit(k, f)
 	}
 }
 

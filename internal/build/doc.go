@@ -12,8 +12,10 @@
 //	emit    each scenario's files handed to the caller as soon as they are
 //	        ready (Stream), then the gallery
 //
-// Stream and Build run every stage for a whole site; One runs only what
-// one output of one scenario needs (the render command). Every stage draws
+// Stream and Build run every stage for a whole site, and BuildEach for
+// several sites that differ only in the site stage's options (theme,
+// inline budget, templates), from one replay; One runs only what one
+// output of one scenario needs (the render command). Every stage draws
 // goroutines from the one process-wide pool of internal/workers, whose
 // size Options.Jobs sets; the output does not depend on it. The package
 // reads and writes no files: the command hands it file contents and

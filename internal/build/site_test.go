@@ -306,6 +306,39 @@ func TestThemes(t *testing.T) {
 	}
 }
 
+// TestBuildEach checks that BuildEach returns, for each set of options,
+// the files Build returns with it, byte for byte, from one replay: the
+// sets of TestThemes, whose every figure file and page differ.
+func TestBuildEach(t *testing.T) {
+	opts := []Options{{}, {Theme: svg.Dark, InlineBudget: 1}}
+	each, err := BuildEach(smallInputs(), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(each) != len(opts) {
+		t.Fatalf("BuildEach returned %d sites for %d option sets", len(each), len(opts))
+	}
+	for k, o := range opts {
+		want, err := Build(smallInputs(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := each[k]
+		if len(got) != len(want) {
+			t.Errorf("site %d: BuildEach wrote %d files, Build %d", k, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			if got[i].Path != want[i].Path || !bytes.Equal(got[i].Data, want[i].Data) {
+				t.Errorf("site %d: BuildEach's %s is not Build's %s", k, got[i].Path, want[i].Path)
+			}
+		}
+	}
+	if _, err := BuildEach(smallInputs(), Options{}, Options{Jobs: 3}); err == nil {
+		t.Errorf("BuildEach took option sets of different Jobs")
+	}
+}
+
 // TestStepsFold checks that every step section of a page is a <details>
 // whose summary holds the step's heading, with its stable id, and its
 // sentence, and whose body holds the rest of the section.

@@ -169,24 +169,22 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Skip("no Chromium found; install chromium or set CHROMIUM to run this test")
 	}
 	if testing.Short() && os.Getenv("RINGREPORT_SITE") == "" {
-		t.Skip("builds the examples twice and loads every page in Chromium; .ci/run runs it in full, on out/")
+		t.Skip("builds the examples and loads every page in Chromium; .ci/run runs it in full, on out/")
 	}
-	// One browser, a tab per subtest; each site is built once, by the
-	// first subtest that needs it, while the others already load pages.
-	ctx := browser(t, bin)
-	site := siteOnce(t)
-	t.Run("inline", func(t *testing.T) { t.Parallel(); checkSite(t, tab(t, ctx), site(t)) })
+	// One browser, a tab per subtest; the sites are built once, by the
+	// first subtest that needs one, while the others already load pages.
 	// Every example page is far under the inline budget; a budget of one
 	// byte makes every page link its step figures, so that path is
 	// checked in a browser too. The same build has dark figure files: a
 	// linking page shows its own form of them (page/), which follows the
 	// page whatever the theme, so one build serves both checks.
-	other := buildOnce(t, build.Options{InlineBudget: 1, Theme: svg.Dark})
+	ctx := browser(t, bin)
+	site, other := sitesOnce(t, build.Options{InlineBudget: 1, Theme: svg.Dark})
+	t.Run("inline", func(t *testing.T) { t.Parallel(); checkSite(t, tab(t, ctx), site(t)) })
 	t.Run("linked", func(t *testing.T) { t.Parallel(); checkSite(t, tab(t, ctx), other(t)) })
-	// Every figure file, of out/'s theme and of a dark build, embedded as
-	// <img> in a white and a black page, and its text's contrast.
-	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), "") })
-	t.Run("embedded-dark", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), other(t), "dark build: ") })
+	// Every figure file, of out/'s theme and of a dark build, as an <img>
+	// of it shows in a light and a dark page, and its text's contrast.
+	t.Run("embedded", func(t *testing.T) { t.Parallel(); checkEmbedded(t, tab(t, ctx), site(t), other(t)) })
 	// Each check of the embedded figures, on files made to break it, and
 	// schemeProof on pages made to break it.
 	t.Run("catches", func(t *testing.T) {
@@ -320,36 +318,50 @@ func smallestFont(path string) (float64, error) {
 	return least, nil
 }
 
-// siteOnce returns the site the test checks: RINGREPORT_SITE, or the
-// examples built with the default options by buildOnce.
-func siteOnce(parent *testing.T) func(*testing.T) string {
+// sitesOnce returns the two sites the test checks: RINGREPORT_SITE, or
+// the examples built with the default options, and the examples built
+// with opts. Each function builds its site the first time it is called
+// (buildOnce) and returns its folder every time; without RINGREPORT_SITE
+// the two sites come from one build (build.BuildEach), which replays the
+// examples once for both.
+func sitesOnce(parent *testing.T, opts build.Options) (site, other func(*testing.T) string) {
 	if d := os.Getenv("RINGREPORT_SITE"); d != "" {
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			parent.Fatal(err)
 		}
-		return func(*testing.T) string { return abs }
+		return func(*testing.T) string { return abs }, buildOnce(parent, opts)[0]
 	}
-	return buildOnce(parent, build.Options{})
+	both := buildOnce(parent, build.Options{}, opts)
+	return both[0], both[1]
 }
 
-// buildOnce returns a function that builds the examples with opts into a
-// temporary folder of parent the first time it is called, and returns
-// that folder every time: the subtests that read one site share one
+// buildOnce returns, for each of opts, a function that builds the
+// examples with every one of opts (build.BuildEach), each into a temporary
+// folder of parent, the first time one of them is called, and returns
+// its folder every time: the subtests that read one site share one
 // build, which lasts until parent ends.
-func buildOnce(parent *testing.T, opts build.Options) func(*testing.T) string {
-	out := filepath.Join(parent.TempDir(), "out")
-	done := sync.OnceValue(func() error { return buildInto(out, opts) })
-	return func(t *testing.T) string {
-		if err := done(); err != nil {
-			t.Fatalf("building the examples: %v", err)
-		}
-		return out
+func buildOnce(parent *testing.T, opts ...build.Options) []func(*testing.T) string {
+	outs := make([]string, len(opts))
+	for k := range outs {
+		outs[k] = filepath.Join(parent.TempDir(), "out")
 	}
+	done := sync.OnceValue(func() error { return buildInto(outs, opts) })
+	fs := make([]func(*testing.T) string, len(opts))
+	for k := range fs {
+		fs[k] = func(t *testing.T) string {
+			if err := done(); err != nil {
+				t.Fatalf("building the examples: %v", err)
+			}
+			return outs[k]
+		}
+	}
+	return fs
 }
 
-// buildInto builds the examples with opts into the folder out.
-func buildInto(out string, opts build.Options) error {
+// buildInto builds the examples with each of opts into the folder of
+// outs at its index, from one replay.
+func buildInto(outs []string, opts []build.Options) error {
 	files, _ := filepath.Glob("../../../scenarios/*.yaml")
 	var ins []build.Input
 	for _, f := range files {
@@ -359,15 +371,20 @@ func buildInto(out string, opts build.Options) error {
 		}
 		ins = append(ins, build.Input{Path: f, Src: src})
 	}
-	built, err := build.Build(ins, opts)
+	sites, err := build.BuildEach(ins, opts...)
 	if err != nil {
 		return err
 	}
-	var fs []outdir.File
-	for _, b := range built {
-		fs = append(fs, outdir.File(b))
+	for k, built := range sites {
+		fs := make([]outdir.File, len(built))
+		for i, b := range built {
+			fs[i] = outdir.File(b)
+		}
+		if err := outdir.Write(outs[k], fs, false); err != nil {
+			return err
+		}
 	}
-	return outdir.Write(out, fs, false)
+	return nil
 }
 
 // inspectPage runs inspect in the page open in the tab, with schemeProof

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,16 +18,26 @@ type embedCase struct {
 	want []string
 }
 
-// embedCases are the files of testdata/embed.
+// embedCases are the files of testdata/embed; restyledCase is checked
+// as the first of them restyled.
 var embedCases = []embedCase{
+	{"follows-reader.svg", []string{"follows-reader.svg: its colours follow the reader: a rule under @media (prefers-color-scheme: dark) in its style sheet 0"}},
 	{"good.svg", nil},
-	{"see-through.svg", []string{"pixel (0, 199) has alpha 0: the page shows through it"}},
-	{"fractional.svg", []string{"pixel (300, 0) has alpha"}},
-	{"follows-reader.svg", []string{"its colours follow the reader"}},
+	{"see-through.svg", []string{"(light scheme): embedded as an image, the page shows through it: its first <rect> does not cover it: it covers (0, 0)–(300, 199) of 300 × 200 px"}},
+	{"fractional.svg", []string{"(light scheme): embedded as an image, the page shows through it: it is 300.5 × 200 px, and its last column or row is drawn in part"}},
+	{"faded.svg", []string{"(light scheme): embedded as an image, the page shows through it: its first <rect> does not cover it: it is in a <g> of opacity 0.9"}},
+	{"quietly-follows.svg", []string{
+		"quietly-follows.svg: its colours follow the reader: .bg in its style sheet 0 sets --paper to light-dark()",
+		"quietly-follows.svg: its colours follow the reader: a rule under @media (prefers-color-scheme: dark) in its style sheet 0",
+		"quietly-follows.svg: its colours follow the reader: the fill of a <rect> holds light-dark()",
+		"quietly-follows.svg: its colours follow the reader: the style attribute of a <text> sets color-scheme: light dark"}},
+	{"elsewhere.svg", []string{
+		"elsewhere.svg: an image of it may draw what this test does not read: style sheet 0: a rule under @media (max-width: 400px), which an image answers for its own viewport",
+		"elsewhere.svg: an image of it may draw what this test does not read: style sheet 0: the selector :root .fg matches otherwise in an image"}},
 	{"low-on-page.svg", []string{`(light scheme): text "pale grey on white" has contrast 2.32:1`}},
 	{"low-on-shape.svg", []string{`(light scheme): text "grey on a dark box" has contrast 1.`}},
-	{"low-in-dark.svg", []string{"its colours follow the reader", `(dark scheme): text "lost in the dark" has contrast 1.`}},
-	{"broken.svg", []string{"(light scheme): does not load as an image", "(light scheme): is not an SVG document", "(dark scheme): does not load as an image"}},
+	{"low-in-dark.svg", []string{"its colours follow the reader: a rule under @media (prefers-color-scheme: dark)", `(dark scheme): text "lost in the dark" has contrast 1.`}},
+	{"broken.svg", []string{"broken.svg (light scheme): is not an SVG document"}},
 }
 
 // checkCatches runs embedFindings on embedCases: every check of the
@@ -39,7 +50,11 @@ func checkCatches(t *testing.T, ctx context.Context) {
 	serve(t, dir).open(t, ctx)
 	files := make([]figFile, len(embedCases))
 	for i, c := range embedCases {
-		files[i] = figFile{rel: c.file, schemes: schemesOf(t, filepath.Join(dir, c.file))}
+		b, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = figFile{rel: c.file, path: "0/" + c.file, text: b, schemes: schemesOf(b)}
 	}
 	got := embedFindings(t, ctx, "catches", files)
 	for _, c := range embedCases {
@@ -61,6 +76,33 @@ func checkCatches(t *testing.T, ctx context.Context) {
 		if !slices.ContainsFunc(embedCases, func(c embedCase) bool { return strings.HasPrefix(m, c.file) }) {
 			t.Errorf("a finding about no file of testdata/embed: %s", m)
 		}
+	}
+	checkRestyled(t, ctx, dir, files[0])
+}
+
+// restyledCase is a file of testdata/embed/restyled that differs from the
+// first of embedCases only in its style sheet, and what embedFindings
+// must report about it: a text of low contrast in its own colours, and
+// not that its colours follow the reader, as those of the file it is
+// made from do.
+var restyledCase = embedCase{"restyled/follows-reader.svg", []string{`restyled/follows-reader.svg (light scheme): text "legible in both schemes" has contrast 1.92:1`}}
+
+// checkRestyled checks restyledCase as the file before it (first, the
+// last batch's first file) restyled: embedFindings must read it in its
+// own style.
+func checkRestyled(t *testing.T, ctx context.Context, dir string, first figFile) {
+	c := restyledCase
+	b, err := os.ReadFile(filepath.Join(dir, c.file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := figFile{rel: c.file, path: "0/" + c.file, text: b, schemes: schemesOf(b), restyle: restyles(first.text, b)}
+	if !f.restyle {
+		t.Fatalf("%s is not %s restyled", c.file, first.rel)
+	}
+	got := embedFindings(t, ctx, "catches", []figFile{f})
+	if len(got) != len(c.want) || !strings.HasPrefix(got[0], c.want[0]) {
+		t.Errorf("%s: embedFindings says\n\t%s\nwant\n\t%s", c.file, strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
 	}
 }
 

@@ -11,146 +11,212 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
-// checkEmbedded checks every figure file of the site in dir, as a reader
-// who pastes one into an article sees it (embedFindings): drawn as an
-// image it has no pixel the page shows through and the same pixels in the
-// light and the dark scheme (its background is opaque and its theme
-// fixed, so that it looks the same on a white page and a black one), and
-// its text keeps minContrast against what it is drawn on. label prefixes
-// every failure (which build).
-func checkEmbedded(t *testing.T, ctx context.Context, dir, label string) {
-	srv := serve(t, dir)
+// checkEmbedded checks every figure file of the site in dir and of the
+// site in dark, as a reader who pastes one into an article sees it
+// (embedFindings): an image of it has no pixel the page shows through
+// and the same pixels in the light and the dark scheme (its background
+// is opaque and its theme fixed, so that it looks the same on a white
+// page and a black one), and its text keeps minContrast against what it
+// is drawn on. The failures of dark's files start with "dark build: ".
+// Each scenario's files of dir are checked, then those of dark: each
+// that differs from the file of dir of its name only in its style
+// element (restyles; all do, a theme being colours) is checked as that
+// file's document with the style element replaced, without parsing and
+// laying out the rest again.
+func checkEmbedded(t *testing.T, ctx context.Context, dir, dark string) {
+	srv := serve(t, dir, dark)
 	srv.open(t, ctx)
-	scenarios, _ := filepath.Glob(filepath.Join(dir, "*", "index.html"))
-	for _, p := range scenarios {
-		svgs, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "*.svg"))
-		files := make([]figFile, len(svgs))
-		for i, f := range svgs {
-			rel, _ := filepath.Rel(dir, f)
-			files[i] = figFile{rel: filepath.ToSlash(rel), schemes: schemesOf(t, f)}
+	restyled, all := 0, 0
+	defer func() {
+		t.Logf("%d of the dark build's %d figure files checked as the light ones restyled", restyled, all)
+	}()
+	for _, name := range scenarioNames(dir, dark) {
+		light := figFiles(t, dir, name, "0/")
+		for _, m := range embedFindings(t, ctx, name, light) {
+			t.Error(m)
 		}
-		for _, m := range embedFindings(t, ctx, filepath.Base(filepath.Dir(p)), files) {
-			t.Error(label + m)
+		others := figFiles(t, dark, name, "1/")
+		for i := range others {
+			others[i].restyle = i < len(light) && light[i].rel == others[i].rel && restyles(light[i].text, others[i].text)
+			if others[i].restyle {
+				restyled++
+			}
+		}
+		all += len(others)
+		for _, m := range embedFindings(t, ctx, name, others) {
+			t.Error("dark build: " + m)
 		}
 	}
 }
 
-// figFile is one figure file of checkEmbedded: its path in the site (and
-// on the test's server, under /site/) and the colour schemes to read it
-// in.
+// scenarioNames returns the names of the scenario folders of the sites in
+// dirs, sorted, each once.
+func scenarioNames(dirs ...string) []string {
+	var names []string
+	for _, d := range dirs {
+		pages, _ := filepath.Glob(filepath.Join(d, "*", "index.html"))
+		for _, p := range pages {
+			names = append(names, filepath.Base(filepath.Dir(p)))
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// figFiles returns the figure files of scenario name of the site in dir,
+// sorted, each on the test's server under prefix.
+func figFiles(t *testing.T, dir, name, prefix string) []figFile {
+	svgs, _ := filepath.Glob(filepath.Join(dir, name, "*.svg"))
+	files := make([]figFile, len(svgs))
+	for i, f := range svgs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := name + "/" + filepath.Base(f)
+		files[i] = figFile{rel: rel, path: prefix + rel, text: b, schemes: schemesOf(b)}
+	}
+	return files
+}
+
+// figFile is one figure file of embedFindings: its path in its site, its
+// path on the test's server, its bytes, the colour schemes to read it in,
+// and whether it is to be checked as the file before it at its index in
+// the last batch, restyled (restyles).
 type figFile struct {
-	rel     string
-	schemes []string
+	rel, path string
+	text      []byte
+	schemes   []string
+	restyle   bool
 }
 
-// schemesOf returns the colour schemes to read an SVG file in: both for
-// a file whose colours follow the reader's (-theme auto), else one.
-func schemesOf(t *testing.T, file string) []string {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
+// restyles reports whether the file b is the file a with its style
+// element replaced, so that the page can make b's document from a's by
+// replacing that element with b's (embedScript): each holds one "<style"
+// and one "</style>", which are then its one style element's start and
+// end (no comment or CDATA section can hide one of two, and without a
+// DOCTYPE no entity can make one), and the texts before and after them
+// are the same.
+func restyles(a, b []byte) bool {
+	pa, sa, ok := styleSplit(a)
+	pb, sb, okb := styleSplit(b)
+	return ok && okb && bytes.Equal(pa, pb) && bytes.Equal(sa, sb)
+}
+
+// styleSplit returns the text of an SVG file before its one style
+// element and after it, and false when it holds no such element alone.
+func styleSplit(b []byte) (before, after []byte, ok bool) {
+	const open, end = "<style", "</style>"
+	if bytes.Count(b, []byte(open)) != 1 || bytes.Count(b, []byte(end)) != 1 || bytes.Contains(bytes.ToUpper(b), []byte("<!DOCTYPE")) {
+		return nil, nil, false
 	}
+	i, j := bytes.Index(b, []byte(open)), bytes.Index(b, []byte(end))+len(end)
+	if j < i {
+		return nil, nil, false
+	}
+	return b[:i], b[j:], true
+}
+
+// schemesOf returns the colour schemes to read an SVG file (its bytes)
+// in: both for a file whose colours follow the reader's (-theme auto),
+// else one. (A file that follows the reader in a way this misses still
+// fails: fixedScheme finds it.)
+func schemesOf(b []byte) []string {
 	if bytes.Contains(b, []byte("prefers-color-scheme")) {
 		return []string{"light", "dark"}
 	}
 	return []string{"light"}
 }
 
-// embedResult is what embedScript reports in one scheme: for each file,
-// its pixels and its texts under minContrast.
-type embedResult struct {
-	Pixels []pixels
-	Low    [][]lowText
+// figResult is what embedScript found in one file in one scheme: Err
+// when the file could not be laid out, else why the page would show
+// through an image of it (Cover, "" for nowhere) and its texts under
+// minContrast; in the light scheme, the first, also what sameInImage and
+// fixedScheme found, and whether the file's document was made from the
+// last batch's (restyled).
+type figResult struct {
+	Err      string
+	Cover    string
+	Low      []lowText
+	Context  []string
+	Follows  []string
+	Restyled bool
 }
 
-// pixels is what embedScript found in one file's pixels: Err when it does
-// not draw as an image, else its width, the first pixel that is not
-// opaque (Alpha, at index See) and the first pixel that differs from the
-// scheme before (Is, where it was Was, at index Diff); -1 for none.
-type pixels struct {
-	Err          string
-	W, See, Diff int
-	Alpha        int
-	Was, Is      [4]int
-}
-
-// figureHosts is the part of embedScript that lays out every file
-// (texts: each file's text, or null when the server could not read it),
-// once per batch: it parses the file as XML, as a browser opens an SVG
-// file, and puts its <svg> in a shadow root of its own, in a 700 × 1000
-// px box whose inherited properties are all initial, as a tab of that
-// size shows the file: the file's style applies to it alone and the
-// page's to none of it. (A frame per file would do the same at several
-// times the cost of the figure itself.) It returns the outermost <svg> of
-// each file, or what is wrong with the file.
-const figureHosts = `(texts) => texts.map((text) => {
+// figureHost is the part of embedScript that lays out a file (text: its
+// text, or null when the server could not read it): it parses the file
+// as XML, as a browser opens an SVG file or an image of one, and puts its
+// <svg> in a shadow root of its own, in a 700 × 1000 px box whose
+// inherited properties are all initial, as a tab of that size shows the
+// file: the file's style applies to it alone and the page's to none of
+// it. (A frame per file would do the same at several times the cost of
+// the figure itself.) It returns the file's outermost <svg>, or what is
+// wrong with the file.
+const figureHost = `(text) => {
   if (text === null) return 'cannot be read';
   const host = document.body.appendChild(document.createElement('div'));
   host.style.cssText = 'all: initial; display: block; width: 700px; height: 1000px';
   const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-  if (doc.querySelector('parsererror') || !(doc.documentElement instanceof SVGSVGElement)) return 'is not an SVG document';
+  if (doc.querySelector('parsererror') || !(doc.documentElement instanceof SVGSVGElement)) { host.remove(); return 'is not an SVG document'; }
   host.attachShadow({mode: 'open'}).append(doc.documentElement);
   return host.shadowRoot.firstElementChild;
-})`
+}`
 
-// embedScript draws every file (rels, under /site/) into a canvas at its
-// natural size, as a page draws an <img> of it, and reads its pixels.
-// With keep (the light scheme, first) it starts a new batch: it drops the
-// last batch's figures and images, fetches the files' texts in one
-// request (/bundle), lays them out (figureHosts) and loads each as an
-// image of its own bytes (a blob of type image/svg+xml: the server is
-// asked once per file, not twice), finds the first pixel that is not
-// opaque and keeps the pixels; without keep it redraws the same images in
-// the scheme now emulated and compares their pixels with those kept. A
-// file of a fractional width or height fails: its natural size rounds up,
-// and the page shows through the last column or row, which it covers in
-// part (every figure is a whole number of px, so that its edges are
-// crisp). Then it runs textContrast on every file read in this scheme
-// (read), as figureHosts laid it out. Only these small results cross to
-// Go.
-const embedScript = `async (rels, keep, read, min) => {
-  if (keep) {
-    for (const u of window.rr?.urls || []) URL.revokeObjectURL(u);
-    document.body.replaceChildren();
-    const res = await fetch('/bundle', {method: 'POST', body: JSON.stringify(rels)});
-    const texts = await res.json();
-    const urls = texts.map((t, k) => t === null ? '/site/' + rels[k] : URL.createObjectURL(new Blob([t], {type: 'image/svg+xml'})));
-    const images = await Promise.all(urls.map(async (src) => {
-      const im = new Image();
-      try { await new Promise((ok, no) => { im.onload = ok; im.onerror = no; im.src = src; }); }
-      catch (e) { return null; }
-      return im;
-    }));
-    window.rr = {kept: [], tops: (` + figureHosts + `)(texts), urls: urls.filter(u => u.startsWith('blob:')), images};
+// restyled is the part of embedScript that makes, from top (the
+// outermost <svg> of a file laid out by figureHost), the document of the
+// file whose text is text and which differs from it only in its one
+// style element (restyles): it replaces top's style element with text's,
+// parsed alone. The browser then styles and lays out the figure anew, as
+// it would the file, without parsing the rest of it again. It returns
+// top, or null when top has not one style element or text's does not
+// parse alone.
+const restyled = `(top, text) => {
+  const styles = top.querySelectorAll('style'), a = text.indexOf('<style'), b = text.indexOf('</style>');
+  if (styles.length !== 1 || a < 0 || b < a) return null;
+  const doc = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg">' + text.slice(a, b + 8) + '</svg>', 'image/svg+xml');
+  const st = doc.documentElement.firstChild;
+  if (doc.querySelector('parsererror') || doc.documentElement.childNodes.length !== 1 || !(st instanceof SVGStyleElement)) return null;
+  styles[0].replaceWith(st);
+  return top;
+}`
+
+// embedScript checks every file (paths, on the server) read in the
+// scheme now emulated (read), and returns a figResult for each (null for
+// a file not read in it). With first (the light scheme, read first) it
+// starts a new batch: it fetches the files' texts in one request
+// (/bundle), makes each file's document, from the last batch's at its
+// index when restyle says so (restyled), else anew (figureHost), drops
+// the last batch's figures that no file took, and runs sameInImage and
+// fixedScheme on each, which do not depend on the scheme. In every
+// scheme it runs coverProof and textContrast on the layout as that scheme
+// styles it: switching the scheme restyles the figures without
+// reloading them. Only these small results cross to Go.
+const embedScript = `async (paths, first, read, min, restyle) => {
+  if (first) {
+    const res = await fetch('/bundle', {method: 'POST', body: JSON.stringify(paths)});
+    const texts = await res.json(), old = window.rr ? window.rr.tops : [];
+    const host = (` + figureHost + `), again = (` + restyled + `);
+    const tops = texts.map((text, k) => restyle[k] && text !== null && old[k] instanceof SVGSVGElement ? again(old[k], text) : null);
+    old.forEach((top, k) => { if (top instanceof SVGSVGElement && tops[k] !== top) top.getRootNode().host.remove(); });
+    window.rr = {tops: tops.map((top, k) => top || host(texts[k])), again: tops.map(top => !!top)};
   }
-  const {kept, tops, images} = window.rr;
-  const px = images.map((im, k) => {
-    if (!im) return {Err: 'does not load as an image'};
-    const w = im.naturalWidth, h = im.naturalHeight;
-    if (!w || !h) return {Err: 'has no size as an image'};
-    const g = new OffscreenCanvas(w, h).getContext('2d', {willReadFrequently: true});
-    g.drawImage(im, 0, 0);
-    const d = g.getImageData(0, 0, w, h).data;
-    const r = {W: w, See: -1, Diff: -1};
-    if (keep) {
-      kept[k] = d;
-      for (let i = 3; i < d.length; i += 4) if (d[i] !== 255) { r.See = i >> 2; r.Alpha = d[i]; break; }
-    } else if (kept[k]) {
-      const o = kept[k], a = new Uint32Array(o.buffer), b = new Uint32Array(d.buffer);
-      if (a.length !== b.length) return {Err: 'changes size with the scheme'};
-      for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) { r.Diff = i; r.Was = [...o.subarray(4 * i, 4 * i + 4)]; r.Is = [...d.subarray(4 * i, 4 * i + 4)]; break; }
-    }
+  const contrast = (` + textContrast + `), cover = (` + coverProof + `);
+  const same = (` + sameInImage + `), fixed = (` + fixedScheme + `);
+  return window.rr.tops.map((top, k) => {
+    if (!read[k]) return null;
+    if (typeof top === 'string') return {Err: top};
+    const r = {Cover: cover(top), Low: contrast(top, min)};
+    if (first) { r.Context = same(top); r.Follows = fixed(top); r.Restyled = window.rr.again[k]; }
     return r;
   });
-  const contrast = (` + textContrast + `);
-  const low = tops.map((top, k) => !read[k] ? [] : typeof top === 'string' ? [{Err: top}] : contrast(top, min));
-  return {Pixels: px, Low: low};
 }`
 
 // embedFindings checks files, the figure files of one scenario (name),
@@ -159,9 +225,9 @@ const embedScript = `async (rels, keep, read, min) => {
 // returns one message per failure, each starting with the file's path.
 func embedFindings(t *testing.T, ctx context.Context, name string, files []figFile) []string {
 	t.Helper()
-	rels := make([]string, len(files))
+	paths, restyle := make([]string, len(files)), make([]bool, len(files))
 	for i, f := range files {
-		rels[i] = f.rel
+		paths[i], restyle[i] = f.path, f.restyle
 	}
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
@@ -171,48 +237,55 @@ func embedFindings(t *testing.T, ctx context.Context, name string, files []figFi
 		for i, f := range files {
 			read[i] = slices.Contains(f.schemes, scheme)
 		}
-		call := fmt.Sprintf("(%s)(%s, %t, %s, %g)", embedScript, jsonOf(rels), scheme == "light", jsonOf(read), minContrast)
-		res, err := chromedp.Run(tctx, func(ctx context.Context, tg *chromedp.Target) (*embedResult, error) {
+		if scheme != "light" && !slices.Contains(read, true) {
+			continue
+		}
+		call := fmt.Sprintf("(%s)(%s, %t, %s, %g, %s)", embedScript, jsonOf(paths), scheme == "light", jsonOf(read), minContrast, jsonOf(restyle))
+		res, err := chromedp.Run(tctx, func(ctx context.Context, tg *chromedp.Target) ([]*figResult, error) {
 			if err := chromedp.Do(ctx, colorScheme(scheme)); err != nil {
 				return nil, err
 			}
-			return chromedp.Run(ctx, chromedp.Evaluate[*embedResult](call, chromedp.EvalAwaitPromise))
+			return chromedp.Run(ctx, chromedp.Evaluate[[]*figResult](call, chromedp.EvalAwaitPromise))
 		})
 		if err != nil {
 			t.Fatalf("cannot check the figures of %s (%s scheme): %v", name, scheme, err)
 		}
-		if len(res.Pixels) != len(files) || len(res.Low) != len(files) {
-			t.Fatalf("%s: %d images and %d figures answered for %d files", name, len(res.Pixels), len(res.Low), len(files))
+		if len(res) != len(files) {
+			t.Fatalf("%s: %d results for %d files", name, len(res), len(files))
 		}
 		for i, f := range files {
-			msgs = append(msgs, pixelFindings(f.rel, scheme, res.Pixels[i])...)
-			for _, l := range res.Low[i] {
-				msgs = append(msgs, lowFinding(f.rel, scheme, l))
+			if read[i] != (res[i] != nil) {
+				t.Fatalf("%s (%s scheme): read %t, but the page answered %v", f.rel, scheme, read[i], res[i])
 			}
+			if res[i] == nil {
+				continue
+			}
+			if scheme == "light" && res[i].Restyled != f.restyle {
+				t.Errorf("%s: restyles says %t, but the page restyled it: %t", f.rel, f.restyle, res[i].Restyled)
+			}
+			msgs = append(msgs, figFindings(f.rel, scheme, res[i])...)
 		}
 	}
 	return msgs
 }
 
-// lowFinding says what textContrast found wrong with a file in a scheme.
-func lowFinding(rel, scheme string, l lowText) string {
-	if l.Err != "" {
-		return fmt.Sprintf("%s (%s scheme): %s", rel, scheme, l.Err)
-	}
-	return fmt.Sprintf("%s (%s scheme): text %q has contrast %s, want ≥ %.1f:1", rel, scheme, l.Text, l.Why, minContrast)
-}
-
-// pixelFindings says what is wrong with one file's pixels in a scheme.
-func pixelFindings(rel, scheme string, p pixels) []string {
+// figFindings says what is wrong with one file in a scheme.
+func figFindings(rel, scheme string, r *figResult) []string {
 	var msgs []string
-	if p.Err != "" {
-		msgs = append(msgs, fmt.Sprintf("%s (%s scheme): %s", rel, scheme, p.Err))
+	if r.Err != "" {
+		msgs = append(msgs, fmt.Sprintf("%s (%s scheme): %s", rel, scheme, r.Err))
 	}
-	if p.See >= 0 && p.W > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s: embedded as an image, its pixel (%d, %d) has alpha %d: the page shows through it", rel, p.See%p.W, p.See/p.W, p.Alpha))
+	for _, c := range r.Context {
+		msgs = append(msgs, fmt.Sprintf("%s: an image of it may draw what this test does not read: %s", rel, c))
 	}
-	if p.Diff >= 0 && p.W > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s: embedded as an image, its pixel (%d, %d) is rgba%v in the dark scheme and rgba%v in the light: its colours follow the reader", rel, p.Diff%p.W, p.Diff/p.W, p.Is, p.Was))
+	for _, f := range r.Follows {
+		msgs = append(msgs, fmt.Sprintf("%s: its colours follow the reader: %s", rel, f))
+	}
+	if r.Cover != "" {
+		msgs = append(msgs, fmt.Sprintf("%s (%s scheme): embedded as an image, the page shows through it: %s", rel, scheme, r.Cover))
+	}
+	for _, l := range r.Low {
+		msgs = append(msgs, fmt.Sprintf("%s (%s scheme): text %q has contrast %s, want ≥ %.1f:1", rel, scheme, l.Text, l.Why, minContrast))
 	}
 	return msgs
 }
@@ -226,21 +299,22 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
-// embedServer serves a site's files under /site/, many at once as the
-// JSON array of their texts at /bundle, and a blank page at /, from one
-// origin on 127.0.0.1: the page can read the figures and the pixels of
-// the images it draws from them.
+// embedServer serves the files of one or more sites, the k-th under
+// "k/", many at once as the JSON array of their texts at /bundle, and a
+// blank page at /, from one origin on 127.0.0.1.
 type embedServer struct {
 	url string
 }
 
-// serve starts an embedServer for the site in dir; it stops when the test
-// ends.
-func serve(t *testing.T, dir string) *embedServer {
-	files := http.Dir(dir)
+// serve starts an embedServer for the sites in dirs; it stops when the
+// test ends.
+func serve(t *testing.T, dirs ...string) *embedServer {
+	roots := make([]http.Dir, len(dirs))
+	for k, d := range dirs {
+		roots[k] = http.Dir(d)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/site/", http.StripPrefix("/site/", http.FileServer(files)))
-	mux.HandleFunc("POST /bundle", func(w http.ResponseWriter, r *http.Request) { bundle(w, r, files) })
+	mux.HandleFunc("POST /bundle", func(w http.ResponseWriter, r *http.Request) { bundle(w, r, roots) })
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		io.WriteString(w, "<!doctype html><meta charset=utf-8><title>embed</title><body></body>\n")
@@ -250,18 +324,24 @@ func serve(t *testing.T, dir string) *embedServer {
 	return &embedServer{url: srv.URL}
 }
 
-// bundle answers a JSON array of paths under dir with the JSON array of
-// those files' texts, null for a file it cannot read: one request for a
-// batch of figures instead of one per file.
-func bundle(w http.ResponseWriter, r *http.Request, dir http.Dir) {
-	var rels []string
-	if err := json.NewDecoder(r.Body).Decode(&rels); err != nil {
+// bundle answers a JSON array of paths ("k/" and a path in the k-th of
+// roots) with the JSON array of those files' texts, null for a file it
+// cannot read: one request for a batch of figures instead of one per
+// file.
+func bundle(w http.ResponseWriter, r *http.Request, roots []http.Dir) {
+	var paths []string
+	if err := json.NewDecoder(r.Body).Decode(&paths); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	texts := make([]*string, len(rels))
-	for i, rel := range rels {
-		if b, err := readFile(dir, rel); err == nil {
+	texts := make([]*string, len(paths))
+	for i, p := range paths {
+		root, rel, _ := strings.Cut(p, "/")
+		k, err := strconv.Atoi(root)
+		if err != nil || k < 0 || k >= len(roots) {
+			continue
+		}
+		if b, err := readFile(roots[k], rel); err == nil {
 			s := string(b)
 			texts[i] = &s
 		}
