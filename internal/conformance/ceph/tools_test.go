@@ -281,13 +281,19 @@ func libCephCommon(t *testing.T) string {
 
 // productStrHashes returns ceph_str_hash_rjenkins of each name as the
 // installed libceph-common.so.2 computes it, through testdata/strhash.c
-// built into the test's temporary folder.
+// built once into lab.Compile's cache.
 func productStrHashes(t *testing.T, names []string) []uint32 {
 	t.Helper()
 	gcc := lab.Need(t, "gcc", "gcc")
 	lib := libCephCommon(t)
-	bin := filepath.Join(t.TempDir(), "strhash")
-	lab.Run(t, gcc, "-O1", "-Wall", "-o", bin, filepath.Join("testdata", "strhash.c"), "-ldl")
+	src, err := os.ReadFile(filepath.Join("testdata", "strhash.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := lab.Compile(t, gcc, "strhash.c", src, "-O1", "-Wall", "-ldl")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var in bytes.Buffer
 	for _, n := range names {
 		in.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(n))))
