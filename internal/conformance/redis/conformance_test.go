@@ -52,9 +52,15 @@ type story struct {
 //   - weights back to 1: no --cluster-weight; a master with slots over
 //     the threshold (err_perc); targets of exactly 4096, so the leftover
 //     loop is not entered; one receiver, three donors. About 3,186 move.
-//   - weight e=2: a weight above 1; a leftover of 3 going to the only
-//     receiver (three passes); three donors of equal balance, which keep
-//     the node order. About 2,460 move.
+//   - a b c=8, e=9: weights above 1 on every master, e's a ninth above
+//     the others'; a leftover of 3 going to the only receiver (three
+//     passes; 16384/33 in single precision gives targets 3971 and 4468,
+//     three short of 16384); three donors of equal balance, which keep
+//     the node order. 375 move. (Its paths are those of the weight e=2
+//     that it replaced, plan for plan: [c→e 820, b→e 820, a→e 820], a
+//     leftover of 3, 2,460 moves; a weight ratio nearer 1 moves fewer
+//     slots, each of which costs every master a config rewrite and a
+//     pong to process.)
 //   - e fails (full coverage), e down (partial coverage), c and e down:
 //     a failed master with cluster-require-full-coverage yes, then no,
 //     then two of four masters down, exactly half, which is no majority.
@@ -71,7 +77,7 @@ func TestRedisCluster(t *testing.T) {
 }
 
 // rebalances runs the story's create and rebalance steps and returns the
-// servers it leaves: a b c e, e of weight 2.
+// servers it leaves: a b c e of weights 8 8 8 9.
 func (s *story) rebalances() []profile.Server {
 	cl := s.cl
 	a, b, c, d, e := cl.nodes[0], cl.nodes[1], cl.nodes[2], cl.nodes[3], cl.nodes[4]
@@ -99,9 +105,9 @@ func (s *story) rebalances() []profile.Server {
 	o, plan = s.rebalance(all)
 	s.step("weights back to 1", o, srv, plan)
 
-	srv[3].Weight = 2
-	o, plan = s.rebalance(all, e.id+"=2")
-	s.step("weight e=2", o, srv, plan)
+	srv[0].Weight, srv[1].Weight, srv[2].Weight, srv[3].Weight = 8, 8, 8, 9
+	o, plan = s.rebalance(all, a.id+"=8", b.id+"=8", c.id+"=8", e.id+"=9")
+	s.step("a b c=8, e=9", o, srv, plan)
 	return srv
 }
 
@@ -122,7 +128,7 @@ func (s *story) rebalance(members []*node, weights ...string) (redis.Options, []
 }
 
 // failures stops masters of the servers the rebalances left (a b c e,
-// e of weight 2) and checks what each state serves.
+// of weights 8 8 8 9) and checks what each state serves.
 func (s *story) failures(srv []profile.Server) {
 	cl := s.cl
 	a, b, c, e := cl.nodes[0], cl.nodes[1], cl.nodes[2], cl.nodes[4]
