@@ -55,12 +55,6 @@ type story struct {
 //     the threshold (err_perc: e, 3,952 slots) beside masters within it;
 //     targets of exactly 4096, so the leftover loop is not entered; one
 //     receiver, three donors. 144 move.
-//
-//     These three replaced a=5 b=6 c=6 with d and e at weight 1 (1,727,
-//     863 and 3,186 moves), which took the same paths step for step.
-//     Whatever the weights, e's 4,096 slots arrive by the even table; the
-//     slots saved are d's share, which moves in and then out again (863
-//     slots then, 53 now).
 //   - a b c=8, e=9: weights above 1 on every master, e's a ninth above
 //     the others'; a leftover of 3 going to the only receiver (three
 //     passes; 16384/33 in single precision gives targets 3971 and 4468,
@@ -73,6 +67,12 @@ type story struct {
 //   - e fails (full coverage), e down (partial coverage), c and e down:
 //     a failed master with cluster-require-full-coverage yes, then no,
 //     then two of four masters down, exactly half, which is no majority.
+//
+// The three steps after the create replaced a=5 b=6 c=6 with d and e at
+// weight 1 (1,727, 863 and 3,186 moves), which took the same paths step
+// for step. Whatever the weights, e's 4,096 slots arrive by the even
+// table; the slots saved are d's share, which moves in and then out again
+// (863 slots then, 53 now).
 func TestRedisCluster(t *testing.T) {
 	began := time.Now()
 	server := lab.Need(t, "redis-server", "redis-server")
