@@ -314,23 +314,28 @@ func productTables(t *testing.T) (rhlh [258]uint64, ll [256]uint64) {
 }
 
 // libCephCommon returns the path of the libceph-common.so.2 crushtool
-// loads, from ldd.
+// loads, from ldd, once per test binary.
 func libCephCommon(t *testing.T) string {
 	t.Helper()
 	crushtool, _ := tools(t)
-	out, err := exec.Command("ldd", crushtool).Output()
-	if err != nil {
-		t.Fatalf("ldd %s: %v", crushtool, err)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 3 && strings.HasPrefix(f[0], "libceph-common.so") && f[1] == "=>" {
-			return f[2]
+	return libPath.Get(t, func() string {
+		out, err := exec.Command("ldd", crushtool).Output()
+		if err != nil {
+			t.Fatalf("ldd %s: %v", crushtool, err)
 		}
-	}
-	t.Fatalf("ldd %s names no libceph-common.so", crushtool)
-	return ""
+		for _, line := range strings.Split(string(out), "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 3 && strings.HasPrefix(f[0], "libceph-common.so") && f[1] == "=>" {
+				return f[2]
+			}
+		}
+		t.Fatalf("ldd %s names no libceph-common.so", crushtool)
+		return ""
+	})
 }
+
+// libPath holds libCephCommon's answer.
+var libPath lab.Memo[string]
 
 // productStrHashes returns ceph_str_hash_rjenkins of each name as the
 // installed libceph-common.so.2 computes it, through testdata/strhash.c
