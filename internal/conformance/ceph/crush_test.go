@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ringreport/ringreport/internal/conformance/lab"
 	"github.com/ringreport/ringreport/internal/profile"
 	"github.com/ringreport/ringreport/internal/profile/ceph"
 )
@@ -75,8 +74,7 @@ func TestBuiltMap(t *testing.T) {
 	crushtool, _ := tools(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "map.bin")
-	lab.Run(t, crushtool, "-o", bin, "--build", "--num_osds", "6", "host", "straw2", "2", "root", "straw2", "0")
-	m := loadMap(t, crushtool, bin)
+	m := buildMap(t, crushtool, bin)
 	root := int32(-4) // crushtool --build creates the root last
 	const n = 1024
 	all := reweights(6, 0)
@@ -99,7 +97,7 @@ func TestBuiltMap(t *testing.T) {
 		{"(c) osd.2 reweight 0.5", bin, reweights(6, 0x8000, 2), []string{"--weight", "2", "0.5"}},
 	}
 	wbin := filepath.Join(dir, "map_w.bin")
-	lab.Run(t, crushtool, "-i", bin, "--reweight-item", "osd.5", "0.5", "-o", wbin)
+	wm := crushMap(t, crushtool, "-i", bin, "--reweight-item", "osd.5", "0.5", "-o", wbin)
 	cases = append(cases, struct {
 		label string
 		bin   string
@@ -109,7 +107,7 @@ func TestBuiltMap(t *testing.T) {
 	for _, c := range cases {
 		cm := m
 		if c.bin != bin {
-			cm = loadMap(t, crushtool, c.bin)
+			cm = wm
 		}
 		want := mappings(t, crushtool, c.bin, 3, n, c.extra...)
 		agreement(t, c.label, want, func(ln *ceph.LnTable, x int) []int32 {
@@ -128,7 +126,6 @@ func TestBuiltMap(t *testing.T) {
 	if mm == nil {
 		t.Fatalf("crushtool --compare printed %q", out)
 	}
-	wm := loadMap(t, crushtool, wbin)
 	changed := 0
 	for x := range n {
 		a := m.ChooseLeaf(root, ceph.TypeHost, uint32(x), 3, all, nil)
@@ -156,8 +153,8 @@ func TestLnDivergence(t *testing.T) {
 		ss = append(ss, profile.Server{Name: fmt.Sprintf("h%d/osd.%d", i/3, i), Weight: 1 + (i*i*7)%104})
 	}
 	p := build(t, ceph.Options{WeightUnit: ceph.WeightOne / 8}, nil, ss, nil)
-	bin := compile(t, crushtool, t.TempDir(), "het", p.CrushText())
-	sameMap(t, p.Map(), loadMap(t, crushtool, bin))
+	bin, compiled := compile(t, crushtool, t.TempDir(), "het", p.CrushText())
+	sameMap(t, p.Map(), compiled)
 	const n = 100000
 	want := mappings(t, crushtool, bin, 3, n)
 	shipped, _ := compareBoth(t, "unequal weights", want, func(ln *ceph.LnTable, x int) []int32 {
@@ -173,8 +170,7 @@ func TestManyInputs(t *testing.T) {
 	t.Parallel()
 	crushtool, _ := tools(t)
 	bin := filepath.Join(t.TempDir(), "map.bin")
-	lab.Run(t, crushtool, "-o", bin, "--build", "--num_osds", "6", "host", "straw2", "2", "root", "straw2", "0")
-	m := loadMap(t, crushtool, bin)
+	m := buildMap(t, crushtool, bin)
 	const n = 100000
 	want := mappings(t, crushtool, bin, 3, n)
 	agreement(t, "built map, 100,000 inputs", want, func(ln *ceph.LnTable, x int) []int32 {

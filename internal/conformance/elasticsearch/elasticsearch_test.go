@@ -18,7 +18,9 @@ package elasticsearch_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,12 +80,23 @@ public class Utf16 {
 `
 
 // javaUTF16 returns each key's chars as Java sees them, as UTF-16LE bytes.
+// The class is compiled once into the cache lab.Cached keeps (javac costs
+// ten times what running the class does).
 func javaUTF16(t *testing.T, ks [][]byte) [][]byte {
 	t.Helper()
 	java := lab.Need(t, "java", "openjdk-17-jdk-headless")
-	tmp := t.TempDir()
-	src := filepath.Join(tmp, "Utf16.java")
-	if err := os.WriteFile(src, []byte(javaProgram), 0o644); err != nil {
+	javac := lab.Need(t, "javac", "openjdk-17-jdk-headless")
+	classes, err := lab.Cached(t, javac, []string{javaProgram}, "Utf16.class", func(dir string) error {
+		src := filepath.Join(dir, "Utf16.java")
+		if err := os.WriteFile(src, []byte(javaProgram), 0o644); err != nil {
+			return err
+		}
+		if out, err := exec.Command(javac, "-d", dir, src).CombinedOutput(); err != nil {
+			return fmt.Errorf("javac: %v\n%s", err, out)
+		}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	var in strings.Builder
@@ -91,11 +104,11 @@ func javaUTF16(t *testing.T, ks [][]byte) [][]byte {
 		in.WriteString(hex.EncodeToString(k))
 		in.WriteByte('\n')
 	}
-	keysFile := filepath.Join(tmp, "keys.hex")
+	keysFile := filepath.Join(t.TempDir(), "keys.hex")
 	if err := os.WriteFile(keysFile, []byte(in.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := lab.Run(t, java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", src, keysFile)
+	out := lab.Run(t, java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classes, "Utf16", keysFile)
 	lines := strings.Split(out, "\n")
 	if len(lines) != len(ks)+1 || lines[len(ks)] != "" {
 		t.Fatalf("java printed %d lines for %d keys", len(lines)-1, len(ks))
@@ -111,17 +124,23 @@ func javaUTF16(t *testing.T, ks [][]byte) [][]byte {
 	return res
 }
 
-// referenceHashes are Murmur3HashFunction.hash of every key, from the JDK's
-// chars and spaolacci's murmur3.
+// referenceHashes are Murmur3HashFunction.hash of every key of validKeys,
+// from the JDK's chars and spaolacci's murmur3, computed once for both
+// tests (they compare the same keys).
 func referenceHashes(t *testing.T, ks [][]byte) []uint32 {
 	t.Helper()
-	u := javaUTF16(t, ks)
-	hs := make([]uint32, len(ks))
-	for i, b := range u {
-		hs[i] = murmur3.Sum32WithSeed(b, 0)
-	}
-	return hs
+	return refHashes.Get(t, func() []uint32 {
+		u := javaUTF16(t, ks)
+		hs := make([]uint32, len(ks))
+		for i, b := range u {
+			hs[i] = murmur3.Sum32WithSeed(b, 0)
+		}
+		return hs
+	})
 }
+
+// refHashes holds referenceHashes for the test binary.
+var refHashes lab.Memo[[]uint32]
 
 func TestRoutingHashAndShards(t *testing.T) {
 	ks := validKeys(t)

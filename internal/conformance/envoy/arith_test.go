@@ -3,6 +3,7 @@ package envoy_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,7 +163,7 @@ func arithCases(n int) []arithCase {
 				w[j] = 1 + rng.IntN(1000)
 			}
 		}
-		ws := strings.Trim(fmt.Sprint(w), "[]")
+		ws := spaced(w)
 		if i%2 == 0 {
 			lo := uint64(1 + rng.IntN(5000))
 			hi := lo + uint64(rng.IntN(20000))
@@ -203,9 +204,9 @@ func TestWeightArithmeticAgainstCxx(t *testing.T) {
 			for _, pt := range pts {
 				counts[pt.Server]++
 			}
-			got = strings.Trim(fmt.Sprint(counts), "[]")
+			got = spaced(counts)
 		} else {
-			got = strings.Trim(fmt.Sprint(buildMaglev(t, envoy.MaglevOptions{TableSize: c.m}, servers).Table(nil)), "[]")
+			got = spaced(buildMaglev(t, envoy.MaglevOptions{TableSize: c.m}, servers).Table(nil))
 		}
 		if got != lines[i] {
 			if bad < 3 {
@@ -218,4 +219,19 @@ func TestWeightArithmeticAgainstCxx(t *testing.T) {
 		t.Fatalf("%d of %d memberships differ", bad, len(cases))
 	}
 	t.Logf("%d of %d weighted memberships agree (ring point counts, maglev tables)", len(cases), len(cases))
+}
+
+// spaced prints v as the C++ replay does, space-separated: what
+// strings.Trim(fmt.Sprint(v), "[]") prints, at a tenth of its cost (fmt's
+// reflection over maglev tables of up to 65,537 entries was a third of the
+// test's CPU).
+func spaced(v []int) string {
+	b := make([]byte, 0, 8*len(v))
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(b)
 }

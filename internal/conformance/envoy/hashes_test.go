@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -80,25 +79,19 @@ func needOrSkip(t *testing.T, format string, args ...any) {
 	t.Skip(msg)
 }
 
-// compileCxx compiles src with g++ into the test's temporary folder and
-// returns the binary; extra are linker arguments. A failed link against a
-// missing library skips (or, under CI, fails) the test.
+// compileCxx compiles src with g++ (once: lab.Compile keeps the program
+// in its cache) and returns the binary; extra are linker arguments. A
+// failed link against a missing library skips (or, under CI, fails) the
+// test.
 func compileCxx(t *testing.T, name, src string, extra ...string) string {
 	t.Helper()
 	gxx := lab.Need(t, "g++", "g++")
-	dir := t.TempDir()
-	cc := filepath.Join(dir, name+".cc")
-	bin := filepath.Join(dir, name)
-	if err := os.WriteFile(cc, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"-O1", "-std=c++17", "-o", bin, cc}, extra...)
-	out, err := exec.Command(gxx, args...).CombinedOutput()
+	bin, err := lab.Compile(t, gxx, name+".cc", []byte(src), append([]string{"-O1", "-std=c++17"}, extra...)...)
 	if err != nil {
-		if len(extra) > 0 && strings.Contains(string(out), "cannot find") {
-			needOrSkip(t, "g++ cannot link %v (install Debian package libxxhash0): %s", extra, out)
+		if len(extra) > 0 && strings.Contains(err.Error(), "cannot find") {
+			needOrSkip(t, "g++ cannot link %v (install Debian package libxxhash0): %v", extra, err)
 		}
-		t.Fatalf("g++ %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatal(err)
 	}
 	return bin
 }

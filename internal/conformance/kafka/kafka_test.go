@@ -131,18 +131,24 @@ func joinInts(v []int) string {
 	return strings.Join(s, ",")
 }
 
-// kafkajsPartitions runs kafkajs's DefaultPartitioner over the keys.
+// kafkajsPartitions runs kafkajs's DefaultPartitioner over the keys
+// (lab.Keys(nKeys), the same in every test), once per test binary.
 func kafkajsPartitions(t *testing.T, ks [][]byte) [][]int {
 	t.Helper()
-	node, dir := lab.NodeModules(t, "kafkajs")
-	tmp := t.TempDir()
-	script := filepath.Join(tmp, "partition.js")
-	if err := os.WriteFile(script, []byte(kafkajsScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := lab.Run(t, node, script, dir, writeKeys(t, tmp, ks), joinInts(counts))
-	return parseRows(t, out, len(ks), len(counts))
+	return kafkajsRows.Get(t, func() [][]int {
+		node, dir := lab.NodeModules(t, "kafkajs")
+		tmp := t.TempDir()
+		script := filepath.Join(tmp, "partition.js")
+		if err := os.WriteFile(script, []byte(kafkajsScript), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := lab.Run(t, node, script, dir, writeKeys(t, tmp, ks), joinInts(counts))
+		return parseRows(t, out, len(ks), len(counts))
+	})
 }
+
+// kafkajsRows holds kafkajsPartitions for the test binary.
+var kafkajsRows lab.Memo[[][]int]
 
 func TestKafkaJS(t *testing.T) {
 	ks := lab.Keys(nKeys)
@@ -248,14 +254,12 @@ func needHeader(t *testing.T, path, pkg string) {
 func TestLibrdkafka(t *testing.T) {
 	gcc := lab.Need(t, "gcc", "gcc")
 	needHeader(t, "/usr/include/librdkafka/rdkafka.h", "librdkafka-dev")
-	tmp := t.TempDir()
-	src, bin := filepath.Join(tmp, "partition.c"), filepath.Join(tmp, "partition")
-	if err := os.WriteFile(src, []byte(rdkafkaProgram), 0o644); err != nil {
+	bin, err := lab.Compile(t, gcc, "partition.c", []byte(rdkafkaProgram), "-O1", "-lrdkafka")
+	if err != nil {
 		t.Fatal(err)
 	}
-	lab.Run(t, gcc, "-O1", "-o", bin, src, "-lrdkafka")
 	ks := lab.Keys(nKeys)
-	args := []string{writeKeys(t, tmp, ks)}
+	args := []string{writeKeys(t, t.TempDir(), ks)}
 	for _, n := range counts {
 		args = append(args, strconv.Itoa(n))
 	}

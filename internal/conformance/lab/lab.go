@@ -5,6 +5,12 @@
 //
 // A missing tool skips the test on a developer's machine and fails it under
 // CI=true, where .ci/run has installed everything.
+//
+// Reference programs the tests build (C and C++ programs over a product's
+// library, a Java class) are built once and kept in the user cache folder
+// under a hash of their inputs (Cached, Compile), and an answer several
+// tests of one binary compare with is computed once (Memo): building or
+// starting a reference costs more CPU than running it.
 package lab
 
 import (

@@ -1,13 +1,13 @@
 // Package libmemcached_test checks profile/libmemcached against the
 // libmemcached installed on this machine (Debian libmemcached-dev 1.1.4):
-// a small C program (testdata/lookup.c), built into the test's temporary
-// folder, adds the servers to a fresh memcached_st with the same behaviours
-// and prints memcached_generate_hash's server for every key. No memcached
+// a small C program (testdata/lookup.c), built once into lab.Compile's
+// cache, adds each step's servers to a fresh memcached_st with the same
+// behaviours and prints memcached_generate_hash's server for every key,
+// for every step of every story in one process. No memcached
 // server runs and no connection is made: lookups need none.
 package libmemcached_test
 
 import (
-	"bufio"
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
@@ -30,7 +30,7 @@ var hashEnum = map[string]int{
 }
 
 // buildLookup compiles testdata/lookup.c against the installed
-// libmemcached into a temporary folder.
+// libmemcached, once: lab.Compile keeps it in its cache.
 func buildLookup(t *testing.T) string {
 	t.Helper()
 	gcc := lab.Need(t, "gcc", "gcc")
@@ -46,9 +46,14 @@ func buildLookup(t *testing.T) string {
 		t.Logf("libmemcached %s installed; the profile reproduces 1.1.4", v)
 	}
 	flags := strings.Fields(lab.Run(t, pc, "--cflags", "--libs", "libmemcached"))
-	bin := filepath.Join(t.TempDir(), "lookup")
-	args := append([]string{"-O1", "-Wall", "-o", bin, filepath.Join("testdata", "lookup.c")}, flags...)
-	lab.Run(t, gcc, append(args, "-lhashkit")...)
+	src, err := os.ReadFile(filepath.Join("testdata", "lookup.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := lab.Compile(t, gcc, "lookup.c", src, append(append([]string{"-O1", "-Wall"}, flags...), "-lhashkit")...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return bin
 }
 
@@ -173,8 +178,8 @@ func stories() []story {
 	return st
 }
 
-// spec writes the lookup program's input for one step.
-func spec(t *testing.T, dir string, opt libmemcached.Options, servers []profile.Server, keys [][]byte) string {
+// spec writes the lookup program's specification of one step.
+func spec(t *testing.T, dir string, opt libmemcached.Options, servers []profile.Server) string {
 	t.Helper()
 	var b strings.Builder
 	e := opt.Effective()
@@ -199,19 +204,34 @@ func spec(t *testing.T, dir string, opt libmemcached.Options, servers []profile.
 		}
 		fmt.Fprintf(&b, "server %s %d %d %d\n", host, port, s.Weight, d)
 	}
+	return writeTemp(t, dir, "spec-*.txt", b.String())
+}
+
+// keyFile writes the lookup program's key file: one key a line, as hex,
+// "-" for the empty key.
+func keyFile(t *testing.T, dir string, keys [][]byte) string {
+	t.Helper()
+	var b strings.Builder
 	for _, k := range keys {
 		if len(k) == 0 {
-			b.WriteString("key -\n")
+			b.WriteString("-\n")
 		} else {
-			fmt.Fprintf(&b, "key %s\n", hex.EncodeToString(k))
+			b.WriteString(hex.EncodeToString(k))
+			b.WriteByte('\n')
 		}
 	}
-	f, err := os.CreateTemp(dir, "spec-*.txt")
+	return writeTemp(t, dir, "keys-*.txt", b.String())
+}
+
+// writeTemp writes content to a new file in dir and returns its path.
+func writeTemp(t *testing.T, dir, pattern, content string) string {
+	t.Helper()
+	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.WriteString(b.String()); err != nil {
+	if _, err := f.WriteString(content); err != nil {
 		t.Fatal(err)
 	}
 	return f.Name()
@@ -223,11 +243,44 @@ type answer struct {
 	digest []uint32 // per key, the bare key's hash
 }
 
-// ask runs the lookup program and maps libmemcached's server positions
-// back to the step's server indexes by host and port.
-func ask(t *testing.T, bin, dir string, opt libmemcached.Options, servers []profile.Server, keys [][]byte) answer {
+// query is one step of one story, asked of libmemcached.
+type query struct {
+	opt     libmemcached.Options
+	servers []profile.Server
+}
+
+// askAll runs the lookup program once over every query and returns
+// libmemcached's answer to each, its server positions mapped back to the
+// query's server indexes by host and port.
+func askAll(t *testing.T, bin string, qs []query, keys [][]byte) []answer {
 	t.Helper()
-	out := lab.Run(t, bin, spec(t, dir, opt, servers, keys))
+	dir := t.TempDir()
+	args := []string{keyFile(t, dir, keys)}
+	for _, q := range qs {
+		args = append(args, spec(t, dir, q.opt, q.servers))
+	}
+	out := strings.Split(lab.Run(t, bin, args...), "\n")
+	// Each query's answer: "spec I", a list line per server, a key line per key.
+	answers := make([]answer, len(qs))
+	for i, q := range qs {
+		if len(out) == 0 || out[0] != fmt.Sprintf("spec %d", i) {
+			t.Fatalf("lookup's answer %d does not begin with spec %d: %.80q", i, i, out)
+		}
+		out = out[1:]
+		var n int
+		answers[i], n = parseAnswer(t, out, q.opt, q.servers, len(keys))
+		out = out[n:]
+	}
+	if len(out) != 1 || out[0] != "" {
+		t.Fatalf("lookup printed more than %d answers: %.80q", len(qs), out)
+	}
+	return answers
+}
+
+// parseAnswer reads one query's list and key lines from lines and returns
+// the answer and how many lines it read.
+func parseAnswer(t *testing.T, lines []string, opt libmemcached.Options, servers []profile.Server, nkeys int) (answer, int) {
+	t.Helper()
 	byHost := map[string]int{}
 	for i := len(servers) - 1; i >= 0; i-- {
 		host, port, _ := libmemcached.ParseName(servers[i].Name)
@@ -235,11 +288,11 @@ func ask(t *testing.T, bin, dir string, opt libmemcached.Options, servers []prof
 	}
 	var posToIndex []int
 	var a answer
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
+	n := 0
+	for ; n < len(lines) && len(a.owner) < nkeys; n++ {
+		f := strings.Fields(lines[n])
 		switch {
-		case len(f) == 4 && f[0] == "list":
+		case len(f) == 4 && f[0] == "list" && len(a.owner) == 0:
 			i, ok := byHost[f[2]+" "+f[3]]
 			if !opt.SortHosts {
 				i, ok = len(posToIndex), len(posToIndex) < len(servers)
@@ -257,31 +310,40 @@ func ask(t *testing.T, bin, dir string, opt libmemcached.Options, servers []prof
 			a.owner = append(a.owner, posToIndex[pos])
 			a.digest = append(a.digest, uint32(d))
 		default:
-			t.Fatalf("lookup printed %q", sc.Text())
+			t.Fatalf("lookup printed %q", lines[n])
 		}
 	}
-	if len(a.owner) != len(keys) {
-		t.Fatalf("libmemcached answered %d of %d keys", len(a.owner), len(keys))
+	if len(a.owner) != nkeys {
+		t.Fatalf("libmemcached answered %d of %d keys", len(a.owner), nkeys)
 	}
-	return a
+	return a, n
 }
 
 // TestConformance compares, for every key of every step of every story,
 // libmemcached's server with Placement.Owners(h, 1), and libhashkit's key
-// hash with the package's.
+// hash with the package's. One lookup process answers every step.
 func TestConformance(t *testing.T) {
 	bin := buildLookup(t)
 	keys := testKeys()
-	dir := t.TempDir()
-	for _, st := range stories() {
+	sts := stories()
+	var qs []query
+	for _, st := range sts {
+		for _, sp := range st.steps {
+			qs = append(qs, query{st.opt, sp.servers})
+		}
+	}
+	answers := askAll(t, bin, qs, keys)
+	for _, st := range sts {
+		mine := answers[:len(st.steps)]
+		answers = answers[len(st.steps):]
 		t.Run(st.name, func(t *testing.T) {
 			rule, err := libmemcached.New(st.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			keyHash, _ := libmemcached.HashByName(st.opt.Effective().Hash)
-			for _, sp := range st.steps {
-				real := ask(t, bin, dir, st.opt, sp.servers, keys)
+			for si, sp := range st.steps {
+				real := mine[si]
 				p, err := rule.Build(sp.servers, nil)
 				if err != nil {
 					t.Fatal(err)

@@ -65,7 +65,10 @@ func writeConfig(t *testing.T, dir string, front int, ups []upstream) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "daemon off;\nmaster_process off;\nworker_processes 1;\n")
 	fmt.Fprintf(&b, "pid %s;\nerror_log %s warn;\n", filepath.Join(dir, "nginx.pid"), filepath.Join(dir, "error.log"))
-	fmt.Fprintf(&b, "events { worker_connections 512; }\nhttp {\n  access_log off;\n  keepalive_requests 100000;\n")
+	// connections: the front end's, and per upstream up to one kept-alive
+	// connection to each peer (about 200 peers in all), each counted at
+	// both of its ends
+	fmt.Fprintf(&b, "events { worker_connections 2048; }\nhttp {\n  access_log off;\n  keepalive_requests 100000;\n")
 	for _, p := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
 		fmt.Fprintf(&b, "  %s_temp_path %s;\n", p, filepath.Join(dir, p+"_temp"))
 	}
@@ -114,108 +117,79 @@ func writeConfig(t *testing.T, dir string, front int, ups []upstream) string {
 	return path
 }
 
-// runNginx starts nginx on the configuration for ups and returns the front
-// end's port; the test's cleanup stops it by its process id.
-func runNginx(t *testing.T, bin string, ups []upstream) int {
+// runNginx starts nginx on the configuration for ups with its front end on
+// 127.0.0.1:front; the test's cleanup stops it by its process id.
+func runNginx(t *testing.T, bin string, front int, ups []upstream) {
 	t.Helper()
 	dir := t.TempDir()
-	front := lab.FreePorts(t, 1)[0]
 	conf := writeConfig(t, dir, front, ups)
 	errlog := filepath.Join(dir, "error.log")
 	lab.Run(t, bin, "-t", "-q", "-p", dir, "-c", conf, "-e", errlog)
 	lab.Start(t, bin, "-p", dir, "-c", conf, "-e", errlog)
 	lab.WaitListen(t, front)
-	return front
 }
 
-// client sends one request per key over a kept-alive connection.
-type client struct {
-	addr string
-	conn net.Conn
-	br   *bufio.Reader
-}
-
-// ask returns the X-Upstream nginx reports for key at location path.
-func (c *client) ask(path string, key []byte) (string, error) {
-	for attempt := 0; ; attempt++ {
-		if c.conn == nil {
-			conn, err := net.DialTimeout("tcp", c.addr, 2*time.Second)
-			if err != nil {
-				return "", err
-			}
-			c.conn, c.br = conn, bufio.NewReader(conn)
-		}
-		up, err := c.once(path, key)
-		if err == nil || attempt == 1 {
-			return up, err
-		}
-		c.close() // a connection nginx closed: one retry on a new one
-	}
-}
-
-func (c *client) once(path string, key []byte) (string, error) {
-	_ = c.conn.SetDeadline(time.Now().Add(5 * time.Second))
-	req := make([]byte, 0, 64+len(key))
-	req = append(req, "GET /"+path+" HTTP/1.1\r\nHost: conformance\r\nX-Key: "...)
-	req = append(req, key...)
-	req = append(req, "\r\n\r\n"...)
-	if _, err := c.conn.Write(req); err != nil {
-		return "", err
-	}
-	resp, err := http.ReadResponse(c.br, nil)
+// askAll asks nginx for every key at path and returns the X-Upstream it
+// reports for each, in key order. The requests go ahead of the answers on
+// one kept-alive connection (HTTP/1.1 pipelining: nginx answers them one
+// after the other, in order), so that a batch of requests costs a write
+// and a read instead of a round trip each; nginx proxies each as it would
+// a lone one. One connection keeps the order in which nginx sees the
+// requests the key order, which storyFallback's round robin counts on.
+func askAll(t *testing.T, front int, path string, keys [][]byte) []string {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", front), 2*time.Second)
 	if err != nil {
-		return "", err
+		t.Fatalf("/%s: %v", path, err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(60 * time.Second))
+	werr := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriterSize(c, 64<<10)
+		for _, k := range keys {
+			w.WriteString("GET /" + path + " HTTP/1.1\r\nHost: conformance\r\nX-Key: ")
+			w.Write(k)
+			w.WriteString("\r\n\r\n")
+		}
+		werr <- w.Flush()
+	}()
+	out := make([]string, len(keys))
+	r := bufio.NewReaderSize(c, 64<<10)
+	for i, k := range keys {
+		up, closed, err := readAnswer(r)
+		if err == nil && closed && i < len(keys)-1 {
+			err = fmt.Errorf("nginx closed the connection after %d of %d answers", i+1, len(keys))
+		}
+		if err != nil {
+			c.Close() // unblocks the writer
+			<-werr
+			t.Fatalf("/%s key %q: %v", path, k, err)
+		}
+		out[i] = up
+	}
+	if err := <-werr; err != nil {
+		t.Fatalf("/%s: writing the requests: %v", path, err)
+	}
+	return out
+}
+
+// readAnswer reads one answer, which must be 200 "ok", and returns its
+// X-Upstream and whether nginx closes the connection after it.
+func readAnswer(r *bufio.Reader) (up string, closed bool, err error) {
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		return "", false, err
 	}
 	body, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
-		return "", err
-	}
-	if resp.Close {
-		c.close()
+		return "", false, err
 	}
 	if resp.StatusCode != 200 || string(body) != "ok" {
-		return "", fmt.Errorf("status %d, body %q, upstream %q", resp.StatusCode, body, resp.Header.Get("X-Upstream"))
+		return "", false, fmt.Errorf("status %d, body %q, upstream %q", resp.StatusCode, body, resp.Header.Get("X-Upstream"))
 	}
-	return resp.Header.Get("X-Upstream"), nil
-}
-
-func (c *client) close() {
-	if c.conn != nil {
-		c.conn.Close()
-		c.conn = nil
-	}
-}
-
-// askAll asks nginx for every key at path, over 4 connections, and returns
-// the reported upstreams in key order.
-func askAll(t *testing.T, front int, path string, keys [][]byte) []string {
-	t.Helper()
-	const conns = 4
-	out := make([]string, len(keys))
-	errs := make([]error, conns)
-	var wg sync.WaitGroup
-	for w := range conns {
-		wg.Go(func() {
-			c := &client{addr: fmt.Sprintf("127.0.0.1:%d", front)}
-			defer c.close()
-			for i := w; i < len(keys); i += conns {
-				up, err := c.ask(path, keys[i])
-				if err != nil {
-					errs[w] = fmt.Errorf("key %q: %w", keys[i], err)
-					return
-				}
-				out[i] = up
-			}
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatalf("/%s: %v", path, err)
-		}
-	}
-	return out
+	return resp.Header.Get("X-Upstream"), resp.Close, nil
 }
 
 // result is one upstream's comparison at one step.
@@ -298,11 +272,35 @@ func (l *stepLog) add(story, step string, u upstream, r result) {
 // withServers returns a copy of the servers.
 func withServers(s []backend) []backend { return slices.Clone(s) }
 
-// both returns a consistent and a plain upstream over the same servers.
-func both(s []backend) []upstream {
-	return []upstream{{name: "c", consistent: true, servers: s}, {name: "p", servers: s}}
+// both returns a consistent and a plain upstream over the same servers,
+// named prefix_c and prefix_p.
+func both(prefix string, s []backend) []upstream {
+	return []upstream{{name: prefix + "_c", consistent: true, servers: s}, {name: prefix + "_p", servers: s}}
 }
 
+// story is one membership story: the upstreams it needs, all served by
+// the one nginx of the test, and the checks it runs once nginx serves
+// them. Every upstream keeps its own balancer state (its peers, their
+// round-robin weights; max_fails=0 keeps no failure counts), so stories
+// sharing a process cannot change one another's answers.
+type story struct {
+	name  string
+	ups   []upstream
+	check func(t *testing.T, front int)
+}
+
+// ports hands out the free ports of one lab.FreePorts call, so that no two
+// listeners of the test's one configuration share a port.
+type ports []int
+
+func (p *ports) take(n int) []int {
+	out := (*p)[:n]
+	*p = (*p)[n:]
+	return out
+}
+
+// TestConformance runs every story's upstreams in one nginx process (one
+// configuration test, one start) and checks each story against it.
 func TestConformance(t *testing.T) {
 	bin := lab.Need(t, "nginx", "nginx") // /usr/sbin/nginx; nginx-light only depends on it
 	start := time.Now()
@@ -312,23 +310,34 @@ func TestConformance(t *testing.T) {
 	}
 	t.Logf("%d keys; skipped %s", len(keys), skipped)
 	log := &stepLog{}
-
-	t.Run("story", func(t *testing.T) { storyWeighted(t, bin, keys, log) })
-	t.Run("grow12to16", func(t *testing.T) { storyGrow(t, bin, keys, log) })
-	t.Run("names", func(t *testing.T) { storyNames(t, bin, keys, log) })
-	t.Run("ties", func(t *testing.T) { storyTies(t, bin, keys, log) })
-	t.Run("fallback", func(t *testing.T) { storyFallback(t, bin, keys, log) })
+	free := ports(lab.FreePorts(t, 1+5+16+2+20+3))
+	front := free.take(1)[0]
+	stories := []story{
+		storyWeighted(keys, log, &free),
+		storyGrow(keys, log, &free),
+		storyNames(t, keys, log, &free),
+		storyTies(t, keys, log, &free),
+		storyFallback(keys, log, &free),
+	}
+	var ups []upstream
+	for _, s := range stories {
+		ups = append(ups, s.ups...)
+	}
+	runNginx(t, bin, front, ups)
+	for _, s := range stories {
+		t.Run(s.name, func(t *testing.T) { s.check(t, front) })
+	}
 	for _, l := range log.lines {
 		t.Log(l)
 	}
 	version, _ := exec.Command(bin, "-v").CombinedOutput() // nginx -v prints on standard error
-	t.Logf("%s; %.1fs", strings.TrimSpace(string(version)), time.Since(start).Seconds())
+	t.Logf("%s, %d upstreams; %.1fs", strings.TrimSpace(string(version)), len(ups), time.Since(start).Seconds())
 }
 
 // storyWeighted: 4 servers of weights 2,1,3,1; add a 5th of weight 2;
 // remove the 2nd; mark one down; change a weight. Under both methods.
-func storyWeighted(t *testing.T, bin string, keys [][]byte, log *stepLog) {
-	p := lab.FreePorts(t, 5)
+func storyWeighted(keys [][]byte, log *stepLog, free *ports) story {
+	p := free.take(5)
 	a, b, c, d, e := tcp(p[0], 2), tcp(p[1], 1), tcp(p[2], 3), tcp(p[3], 1), tcp(p[4], 2)
 	cDown := c
 	cDown.down = true
@@ -344,19 +353,23 @@ func storyWeighted(t *testing.T, bin string, keys [][]byte, log *stepLog) {
 		{"3rd of 4 (weight 3) down", []backend{a, cDown, d, e}},
 		{"weight of 4th 1 -> 3", []backend{a, cDown, d3, e}},
 	}
+	var ups []upstream
 	for si, st := range steps {
-		t.Run(fmt.Sprintf("step%d", si), func(t *testing.T) {
-			ups := both(withServers(st.servers))
-			front := runNginx(t, bin, ups)
-			for ui, u := range ups {
-				r := compare(t, front, u, keys)
-				log.add("weighted", st.name, u, r)
-				if si == 3 {
-					checkFailover(t, keys, ups[ui], steps[2].servers, r)
-				}
-			}
-		})
+		ups = append(ups, both(fmt.Sprintf("w%d", si), withServers(st.servers))...)
 	}
+	return story{"story", ups, func(t *testing.T, front int) {
+		for si, st := range steps {
+			t.Run(fmt.Sprintf("step%d", si), func(t *testing.T) {
+				for ui, u := range ups[2*si : 2*si+2] {
+					r := compare(t, front, u, keys)
+					log.add("weighted", st.name, u, r)
+					if si == 3 {
+						checkFailover(t, keys, ups[2*si+ui], steps[2].servers, r)
+					}
+				}
+			})
+		}
+	}}
 }
 
 // checkFailover ties Owners' order for r = 2 to nginx: for every key whose
@@ -394,19 +407,23 @@ func checkFailover(t *testing.T, keys [][]byte, u upstream, before []backend, no
 }
 
 // storyGrow: 12 equal cache servers, then 4 more.
-func storyGrow(t *testing.T, bin string, keys [][]byte, log *stepLog) {
-	p := lab.FreePorts(t, 16)
+func storyGrow(keys [][]byte, log *stepLog, free *ports) story {
 	var all []backend
-	for _, port := range p {
+	for _, port := range free.take(16) {
 		all = append(all, tcp(port, 1))
 	}
-	for _, n := range []int{12, 16} {
-		t.Run(fmt.Sprintf("n%d", n), func(t *testing.T) {
-			ups := both(withServers(all[:n]))
-			front := runNginx(t, bin, ups)
-			for _, u := range ups {
-				log.add("grow", fmt.Sprintf("%d equal servers", n), u, compare(t, front, u, keys))
-			}
-		})
+	sizes := []int{12, 16}
+	var ups []upstream
+	for _, n := range sizes {
+		ups = append(ups, both(fmt.Sprintf("g%d", n), withServers(all[:n]))...)
 	}
+	return story{"grow12to16", ups, func(t *testing.T, front int) {
+		for i, n := range sizes {
+			t.Run(fmt.Sprintf("n%d", n), func(t *testing.T) {
+				for _, u := range ups[2*i : 2*i+2] {
+					log.add("grow", fmt.Sprintf("%d equal servers", n), u, compare(t, front, u, keys))
+				}
+			})
+		}
+	}}
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ringreport/ringreport/internal/conformance/lab"
 	"github.com/ringreport/ringreport/internal/profile/nginx"
 )
 
@@ -19,9 +18,9 @@ import (
 // leading zero (hashed as written, "08001", not as the number), and a
 // server without a port (port 80, hashed with an empty port), this one only
 // where this test may listen on 127.0.0.1:80.
-func storyNames(t *testing.T, bin string, keys [][]byte, log *stepLog) {
+func storyNames(t *testing.T, keys [][]byte, log *stepLog, free *ports) story {
 	sock := t.TempDir()
-	p := lab.FreePorts(t, 2)
+	p := free.take(2)
 	a := filepath.Join(sock, "a.sock")
 	b := filepath.Join(sock, "b.sock")
 	zero := fmt.Sprintf("127.0.0.1:0%d", p[1])
@@ -43,11 +42,12 @@ func storyNames(t *testing.T, bin string, keys [][]byte, log *stepLog) {
 	} else {
 		t.Logf("127.0.0.1:80 not available (%v): the no-port server is left out", err)
 	}
-	ups := both(servers)
-	front := runNginx(t, bin, ups)
-	for _, u := range ups {
-		log.add("names", fmt.Sprintf(":0port, unix, UNIX, no port: %d", len(servers)), u, compare(t, front, u, keys))
-	}
+	ups := both("names", servers)
+	return story{"names", ups, func(t *testing.T, front int) {
+		for _, u := range ups {
+			log.add("names", fmt.Sprintf(":0port, unix, UNIX, no port: %d", len(servers)), u, compare(t, front, u, keys))
+		}
+	}}
 }
 
 // storyTies checks nginx's order among equal points: with 20 servers of
@@ -55,10 +55,9 @@ func storyNames(t *testing.T, bin string, keys [][]byte, log *stepLog) {
 // hash; nginx keeps the one of the server listed first. Keys crafted to
 // land on such points go to the first-listed of the two, so listing the
 // servers in reverse order moves them: two upstreams, one in each order.
-func storyTies(t *testing.T, bin string, keys [][]byte, log *stepLog) {
-	p := lab.FreePorts(t, 20)
+func storyTies(t *testing.T, keys [][]byte, log *stepLog, free *ports) story {
 	var fwd []backend
-	for _, port := range p {
+	for _, port := range free.take(20) {
 		fwd = append(fwd, tcp(port, 100))
 	}
 	rev := slices.Clone(fwd)
@@ -69,30 +68,31 @@ func storyTies(t *testing.T, bin string, keys [][]byte, log *stepLog) {
 	}
 	all := append(slices.Clone(keys), tieKeys...)
 	ups := []upstream{
-		{name: "c", consistent: true, servers: fwd},
-		{name: "c_rev", consistent: true, servers: rev},
-		{name: "p", servers: fwd},
-		{name: "p_rev", servers: rev},
+		{name: "ties_c", consistent: true, servers: fwd},
+		{name: "ties_c_rev", consistent: true, servers: rev},
+		{name: "ties_p", servers: fwd},
+		{name: "ties_p_rev", servers: rev},
 	}
-	front := runNginx(t, bin, ups)
-	var owner [2][]int
-	for i, u := range ups {
-		r := compare(t, front, u, all)
-		log.add("ties", fmt.Sprintf("20 x weight 100, %s", u.name), u, r)
-		if i < 2 {
-			owner[i] = r.nginxOwner
+	return story{"ties", ups, func(t *testing.T, front int) {
+		var owner [2][]int
+		for i, u := range ups {
+			r := compare(t, front, u, all)
+			log.add("ties", fmt.Sprintf("20 x weight 100, %s", u.name), u, r)
+			if i < 2 {
+				owner[i] = r.nginxOwner
+			}
 		}
-	}
-	moved := 0
-	for i := len(keys); i < len(all); i++ {
-		if fwd[owner[0][i]].addr != rev[owner[1][i]].addr {
-			moved++
+		moved := 0
+		for i := len(keys); i < len(all); i++ {
+			if fwd[owner[0][i]].addr != rev[owner[1][i]].addr {
+				moved++
+			}
 		}
-	}
-	t.Logf("%d crafted tie keys; %d of them go to a different server when the order is reversed", len(tieKeys), moved)
-	if len(tieKeys) > 0 && moved != len(tieKeys) {
-		t.Errorf("only %d of %d tie keys follow the configuration order", moved, len(tieKeys))
-	}
+		t.Logf("%d crafted tie keys; %d of them go to a different server when the order is reversed", len(tieKeys), moved)
+		if len(tieKeys) > 0 && moved != len(tieKeys) {
+			t.Errorf("only %d of %d tie keys follow the configuration order", moved, len(tieKeys))
+		}
+	}}
 }
 
 // craftTieKeys finds hashes that points of two different servers share
@@ -164,53 +164,51 @@ func cmpU32(a, b uint32) int {
 // storyFallback checks where nginx stops hashing: server A (weight 30) is
 // down and B, C (weight 1 each) are up, so about a quarter of the keys meet
 // more than 20 of A's points (or plain-hash picks of A) in a row. nginx
-// then uses round robin over B and C, which, in a fresh process whose
-// other requests were all hashed, alternates B, C, B, … in request order.
-// Keys are sent one at a time, so nginx's answer is predicted for every
-// key: Owners(h, 1) where Fallback is false, the round robin's next where
-// it is true.
-func storyFallback(t *testing.T, bin string, keys [][]byte, log *stepLog) {
-	p := lab.FreePorts(t, 3)
+// then uses round robin over B and C, which, in an upstream whose other
+// requests were all hashed (round robin's weights are the upstream's own,
+// and only its fallbacks move them), alternates B, C, B, … in request
+// order. askAll sends the keys in order on one connection, which nginx
+// answers in order, so nginx's answer is predicted for every key:
+// Owners(h, 1) where Fallback is false, the round robin's next where it is
+// true.
+func storyFallback(keys [][]byte, log *stepLog, free *ports) story {
+	p := free.take(3)
 	a, b, c := tcp(p[0], 30), tcp(p[1], 1), tcp(p[2], 1)
 	a.down = true
-	ups := both([]backend{a, b, c})
-	front := runNginx(t, bin, ups)
-	for _, u := range ups {
-		rule, _ := nginx.New(nginx.Options{Consistent: u.consistent})
-		pl, err := rule.Build(u.profileServers(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fb := pl.(interface{ Fallback(uint64, int) bool })
-		cl := &client{addr: fmt.Sprintf("127.0.0.1:%d", front)}
-		r := result{}
-		rr := 0 // round-robin picks so far
-		var bad []string
-		for _, k := range keys {
-			up, err := cl.ask(u.name, k)
+	ups := both("fallback", []backend{a, b, c})
+	return story{"fallback", ups, func(t *testing.T, front int) {
+		for _, u := range ups {
+			rule, _ := nginx.New(nginx.Options{Consistent: u.consistent})
+			pl, err := rule.Build(u.profileServers(), nil)
 			if err != nil {
-				t.Fatalf("/%s key %q: %v", u.name, k, err)
+				t.Fatal(err)
 			}
-			h := rule.Hash(k)
-			var want backend
-			if fb.Fallback(h, 1) {
-				want = []backend{b, c}[rr%2]
-				rr++
-				r.fallback++
-			} else {
-				want = u.servers[pl.Owners(h, 1, nil)[0]]
+			fb := pl.(interface{ Fallback(uint64, int) bool })
+			got := askAll(t, front, u.name, keys)
+			r := result{}
+			rr := 0 // round-robin picks so far
+			var bad []string
+			for i, k := range keys {
+				h := rule.Hash(k)
+				var want backend
+				if fb.Fallback(h, 1) {
+					want = []backend{b, c}[rr%2]
+					rr++
+					r.fallback++
+				} else {
+					want = u.servers[pl.Owners(h, 1, nil)[0]]
+				}
+				r.total++
+				if got[i] == want.addr {
+					r.agree++
+				} else if len(bad) < 8 {
+					bad = append(bad, fmt.Sprintf("  key %q (h %#x, fallback %v): nginx %s, predicted %s", k, h, fb.Fallback(h, 1), got[i], want.addr))
+				}
 			}
-			r.total++
-			if up == want.addr {
-				r.agree++
-			} else if len(bad) < 8 {
-				bad = append(bad, fmt.Sprintf("  key %q (h %#x, fallback %v): nginx %s, predicted %s", k, h, fb.Fallback(h, 1), up, want.addr))
+			if r.agree != r.total || r.fallback == 0 {
+				t.Errorf("/%s: %d of %d agree (%d fallbacks); first disagreements:\n%s", u.name, r.agree, r.total, r.fallback, strings.Join(bad, "\n"))
 			}
+			log.add("fallback", "A(30) down, B(1), C(1)", u, r)
 		}
-		cl.close()
-		if r.agree != r.total || r.fallback == 0 {
-			t.Errorf("/%s: %d of %d agree (%d fallbacks); first disagreements:\n%s", u.name, r.agree, r.total, r.fallback, strings.Join(bad, "\n"))
-		}
-		log.add("fallback", "A(30) down, B(1), C(1)", u, r)
-	}
+	}}
 }

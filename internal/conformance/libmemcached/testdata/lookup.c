@@ -1,17 +1,20 @@
 /* lookup: asks the installed libmemcached which server it picks for each
  * key, without any memcached server (no connection is ever made).
  *
- * Usage: lookup SPECFILE. SPECFILE holds, one per line:
+ * Usage: lookup KEYFILE SPECFILE... KEYFILE holds one key per line, as
+ * hex ("-" is the empty key). Each SPECFILE is one membership, one
+ * directive a line:
  *   mode weighted|ketama|spy
  *   hash N            (optional: MEMCACHED_BEHAVIOR_HASH, libhashkit enum)
  *   sort 0|1          (optional: MEMCACHED_BEHAVIOR_SORT_HOSTS)
  *   ns NAMESPACE      (optional: hashed in front of keys, HASH_WITH_PREFIX_KEY)
  *   server HOST PORT WEIGHT DOWN   (one per server, in configuration order)
- *   key HEX           (one per key; "-" is the empty key)
- * Behaviours are set in that order, then the servers are added. It prints
- * "list POS HOST PORT" for the client's final server list, then
- * "key INDEX DIGEST" per key: memcached_generate_hash's server position and
- * the key hash function's value of the bare key.
+ * For each SPECFILE, in order, a fresh memcached_st gets the behaviours in
+ * that order, then the servers; lookup prints "spec I", "list POS HOST
+ * PORT" for the client's final server list, then "key INDEX DIGEST" per
+ * key: memcached_generate_hash's server position and the key hash
+ * function's value of the bare key. One process answers every membership
+ * of the test: nothing is shared between two memcached_st but the keys.
  *
  * A DOWN server is put in the state libmemcached's auto-eject leaves a
  * failed server in (REMOVE_FAILED_SERVERS on, next_retry in the future),
@@ -28,18 +31,25 @@ void memcached_instance_next_retry(const memcached_instance_st *self, const time
 
 enum { MAXS = 256, MAXK = 8192 };
 
+static int digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
 static void die(const char *what, memcached_st *m) {
   fprintf(stderr, "lookup: %s: %s\n", what, m ? memcached_last_error_message(m) : "");
   exit(2);
 }
 
+/* unhex decodes the hex digits of s into out and returns the length. */
 static size_t unhex(const char *s, char *out) {
   size_t n = 0;
   if (strcmp(s, "-") == 0) return 0;
   for (; s[0] && s[1]; s += 2) {
-    unsigned v;
-    if (sscanf(s, "%2x", &v) != 1) die("bad hex", NULL);
-    out[n++] = (char) v;
+    int hi = digit(s[0]), lo = digit(s[1]);
+    if (hi < 0 || lo < 0) die("bad hex", NULL);
+    out[n++] = (char) (hi << 4 | lo);
   }
   return n;
 }
@@ -48,15 +58,34 @@ static void set(memcached_st *m, memcached_behavior_t b, uint64_t v, const char 
   if (memcached_behavior_set(m, b, v) != MEMCACHED_SUCCESS) die(name, m);
 }
 
-int main(int argc, char **argv) {
-  if (argc != 2) die("usage: lookup SPECFILE", NULL);
-  FILE *f = fopen(argv[1], "r");
+static char *keys[MAXK];
+static size_t klen[MAXK];
+static int nkeys;
+
+/* readKeys reads KEYFILE into keys and klen. */
+static void readKeys(const char *path) {
+  static char line[4096];
+  FILE *f = fopen(path, "r");
+  if (!f) die("open keys", NULL);
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (nkeys == MAXK) die("too many keys", NULL);
+    keys[nkeys] = malloc(strlen(line) / 2 + 1);
+    klen[nkeys] = unhex(line, keys[nkeys]);
+    nkeys++;
+  }
+  fclose(f);
+}
+
+/* lookupSpec answers one SPECFILE for every key. */
+static void lookupSpec(const char *path) {
+  FILE *f = fopen(path, "r");
   if (!f) die("open spec", NULL);
-  static char line[4096], mode[32] = "weighted", ns[4096], key[2048];
+  static char line[4096], mode[32], ns[4096];
   static char host[MAXS][1100];
   static unsigned port[MAXS], weight[MAXS], down[MAXS];
-  static char *keys[MAXK];
-  int hash = -1, sort = -1, ns_set = 0, nservers = 0, nkeys = 0, ndown = 0;
+  int hash = -1, sort = -1, ns_set = 0, nservers = 0, ndown = 0;
+  strcpy(mode, "weighted");
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\n")] = 0;
     if (sscanf(line, "mode %31s", mode) == 1 || sscanf(line, "hash %d", &hash) == 1
@@ -68,8 +97,6 @@ int main(int argc, char **argv) {
                && sscanf(line, "server %1099s %u %u %u", host[nservers], &port[nservers],
                          &weight[nservers], &down[nservers]) == 4) {
       ndown += down[nservers++] != 0;
-    } else if (nkeys < MAXK && strncmp(line, "key ", 4) == 0) {
-      keys[nkeys++] = strdup(line + 4);
     } else if (line[0]) {
       die(line, NULL);
     }
@@ -113,10 +140,18 @@ int main(int argc, char **argv) {
     const memcached_instance_st *in = memcached_server_instance_by_position(m, p);
     printf("list %u %s %u\n", p, memcached_server_name(in), (unsigned) memcached_server_port(in));
   }
-  for (int i = 0; i < nkeys; i++) {
-    size_t n = unhex(keys[i], key);
-    printf("key %u %u\n", memcached_generate_hash(m, key, n), hashkit_digest(memcached_get_hashkit(m), key, n));
-  }
+  for (int i = 0; i < nkeys; i++)
+    printf("key %u %u\n", memcached_generate_hash(m, keys[i], klen[i]),
+           hashkit_digest(memcached_get_hashkit(m), keys[i], klen[i]));
   memcached_free(m);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) die("usage: lookup KEYFILE SPECFILE...", NULL);
+  readKeys(argv[1]);
+  for (int i = 2; i < argc; i++) {
+    printf("spec %d\n", i - 2);
+    lookupSpec(argv[i]);
+  }
   return 0;
 }
