@@ -8,7 +8,6 @@
 package oracle_test
 
 import (
-	"cmp"
 	"crypto/md5"
 	"encoding/binary"
 	"encoding/json"
@@ -16,8 +15,6 @@ import (
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -185,21 +182,26 @@ func ringPoints(r ruleSpec, c cluster) []point {
 	return pts
 }
 
-// place returns key's position and preference list under rule r.
-type placer func(key string) (uint64, []string)
+// placer returns a key's position and appends its preference list under
+// one rule at one state to out. It takes the key's 64-bit hash under the
+// rule's hash (h64), which check computes once per key and rule rather
+// than at every state: a 32-bit position is its low 32 bits, as h32 is
+// for every hash. A placer is used by one goroutine: rendezvous reuses
+// its scores.
+type placer func(k uint64, out []string) (uint64, []string)
 
 func newPlacer(r ruleSpec, c cluster) placer {
 	R := c.R
 	switch r.kind {
 	case "ring":
 		pts := ringPoints(r, c)
-		return func(key string) (uint64, []string) {
-			p := h32(r.hash, key)
+		return func(k uint64, out []string) (uint64, []string) {
+			p := uint32(k)
 			j := sort.Search(len(pts), func(j int) bool { return pts[j].pos >= p })
-			out := make([]string, 0, R)
-			for s := 0; s < len(pts) && len(out) < R; s++ {
+			start := len(out)
+			for s := 0; s < len(pts) && len(out)-start < R; s++ {
 				pt := pts[(j+s)%len(pts)]
-				if pt.live && !slices.Contains(out, pt.name) {
+				if pt.live && !slices.Contains(out[start:], pt.name) {
 					out = append(out, pt.name)
 				}
 			}
@@ -207,10 +209,9 @@ func newPlacer(r ruleSpec, c cluster) placer {
 		}
 	case "modulo":
 		live := c.live()
-		return func(key string) (uint64, []string) {
+		return func(k uint64, out []string) (uint64, []string) {
 			n := uint32(len(live))
-			b := h32(r.hash, key) % n
-			out := make([]string, 0, R)
+			b := uint32(k) % n
 			for j := uint32(0); j < uint32(R) && j < n; j++ {
 				out = append(out, live[(b+j)%n].name)
 			}
@@ -223,66 +224,79 @@ func newPlacer(r ruleSpec, c cluster) placer {
 				buckets = append(buckets, m.name)
 			}
 		}
-		return func(key string) (uint64, []string) {
-			b := int(lampingVeach(h64(r.hash, key), int32(len(buckets))))
-			out := make([]string, 0, R)
-			for s := 0; s < len(buckets) && len(out) < R; s++ {
-				if n := buckets[(b+s)%len(buckets)]; !slices.Contains(out, n) {
+		return func(k uint64, out []string) (uint64, []string) {
+			b := int(lampingVeach(k, int32(len(buckets))))
+			start := len(out)
+			for s := 0; s < len(buckets) && len(out)-start < R; s++ {
+				if n := buckets[(b+s)%len(buckets)]; !slices.Contains(out[start:], n) {
 					out = append(out, n)
 				}
 			}
 			return uint64(b), out
 		}
 	case "rendezvous":
-		live := c.live()
-		equal := true
-		for _, m := range live {
-			equal = equal && m.w == live[0].w
-		}
-		type scored struct {
-			name string
-			s    float64
-		}
-		nodeHash := make([]uint64, len(live)) // each name's hash, the same for every key
-		for i, m := range live {
-			nodeHash[i] = fnv64Mix(m.name)
-		}
-		return func(key string) (uint64, []string) {
-			k := h64(r.hash, key)
-			sc := make([]scored, len(live))
-			for i, m := range live {
-				x := splitmix64Final(k^nodeHash[i]) >> 12
-				s := float64(x) // 52 bits: exact
-				if !equal {
-					// math.Log, not the simulator's bit-reproducible
-					// detLog: they may differ in the last place, which
-					// could only swap two scores within an ulp.
-					h := (float64(x) + 0.5) / (1 << 52)
-					s = -float64(m.w) / math.Log(h)
-				}
-				sc[i] = scored{m.name, s}
-			}
-			slices.SortFunc(sc, func(a, b scored) int {
-				if a.s != b.s {
-					return cmp.Compare(b.s, a.s)
-				}
-				return strings.Compare(a.name, b.name)
-			})
-			out := make([]string, 0, R)
-			for i := 0; i < R && i < len(sc); i++ {
-				out = append(out, sc[i].name)
-			}
-			return k, out
-		}
+		return rendezvousPlacer(c)
 	}
 	panic(r.kind)
 }
 
-// placeAll places every key with f, the placer of one rule at one state.
-func placeAll(f placer, keys []string) placement {
-	p := placement{lists: make([][]string, len(keys))}
-	for i, k := range keys {
-		_, p.lists[i] = f(k)
+// rendezvousPlacer scores every live node for each key and lists the R
+// highest scores, ties to the name that sorts first.
+func rendezvousPlacer(c cluster) placer {
+	live := c.live()
+	R := c.R
+	equal := true
+	for _, m := range live {
+		equal = equal && m.w == live[0].w
+	}
+	nodeHash := make([]uint64, len(live)) // each name's hash, the same for every key
+	for i, m := range live {
+		nodeHash[i] = fnv64Mix(m.name)
+	}
+	scores := make([]float64, len(live))
+	taken := make([]bool, len(live))
+	return func(k uint64, out []string) (uint64, []string) {
+		for i, m := range live {
+			x := splitmix64Final(k^nodeHash[i]) >> 12
+			s := float64(x) // 52 bits: exact
+			if !equal {
+				// math.Log, not the simulator's bit-reproducible
+				// detLog: they may differ in the last place, which
+				// could only swap two scores within an ulp.
+				h := (float64(x) + 0.5) / (1 << 52)
+				s = -float64(m.w) / math.Log(h)
+			}
+			scores[i] = s
+			taken[i] = false
+		}
+		// The best remaining score, R times: a selection of the first R
+		// of the order by score (descending), then name.
+		for range min(R, len(live)) {
+			best := -1
+			for i := range live {
+				if taken[i] {
+					continue
+				}
+				if best < 0 || scores[i] > scores[best] || scores[i] == scores[best] && live[i].name < live[best].name {
+					best = i
+				}
+			}
+			taken[best] = true
+			out = append(out, live[best].name)
+		}
+		return k, out
+	}
+}
+
+// placeAll places every key with f, the placer of one rule at one state;
+// hs are the keys' hashes under that rule. The lists share one array.
+func placeAll(f placer, hs []uint64, R int) placement {
+	p := placement{lists: make([][]string, len(hs))}
+	buf := make([]string, 0, len(hs)*R)
+	for i, k := range hs {
+		start := len(buf)
+		_, buf = f(k, buf)
+		p.lists[i] = buf[start:len(buf):len(buf)]
 	}
 	p.loads = primaryLoads(p)
 	return p
@@ -790,17 +804,15 @@ func render(s scen) string {
 
 func runPipeline(t *testing.T, s scen) jsonData {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "keys.txt"), []byte(strings.Join(s.keys, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	// The keys file is served from memory: what reads it from disk is
+	// the command's, and writing one per case cost more system time
+	// than the replay.
+	keysFile := []byte(strings.Join(s.keys, "\n") + "\n")
 	sc, err := scenario.Parse("oracle.yaml", []byte(s.yaml), scenario.Options{ReadFile: func(rel string) ([]byte, error) {
-		return root.ReadFile(rel)
+		if rel != "keys.txt" {
+			return nil, fmt.Errorf("open %s: no such file", rel)
+		}
+		return keysFile, nil
 	}})
 	if err != nil {
 		t.Fatalf("parse: %v\n%s", err, s.yaml)
@@ -869,12 +881,20 @@ func check(s scen, d jsonData) []string {
 		}
 	}
 	fps := map[string]string{} // fingerprint → a canonical owner string
+	nodeIndex := map[string]int{}
+	for j, n := range everSeen {
+		nodeIndex[n] = j
+	}
 	for _, r := range s.rules {
+		hs := make([]uint64, K) // each key hashed once per rule
+		for k, key := range s.keys {
+			hs[k] = h64(r.hash, key)
+		}
 		var all []placement
 		total := 0
 		for i, c := range states {
 			pl := newPlacer(r, c)
-			all = append(all, placeAll(pl, s.keys))
+			all = append(all, placeAll(pl, hs, c.R))
 			want := expected(c, all, i, K, everSeen, total)
 			total = want.TotalMoved
 			got, ok := d.Steps[i].Rules[r.label]
@@ -926,18 +946,23 @@ func check(s scen, d jsonData) []string {
 				bad("%s: transfers %v and %+v more, want %v and %+v", at, got.Transfers, got.TransfersRest, want.Transfers, want.TransfersRest)
 			}
 			// Fingerprints: equal exactly when the owner assignments are.
-			var ob strings.Builder
+			// The assignment as a string: each key's owner as its index
+			// in everSeen (two bytes), or 0xffff for none.
+			ob := make([]byte, 0, 2*K)
 			for _, l := range all[i].lists {
-				ob.WriteString(owner(l))
-				ob.WriteByte(0)
+				j := 0xffff
+				if len(l) > 0 {
+					j = nodeIndex[l[0]]
+				}
+				ob = binary.LittleEndian.AppendUint16(ob, uint16(j))
 			}
-			if prev, ok := fps[got.Fingerprint]; ok && prev != ob.String() {
+			if prev, ok := fps[got.Fingerprint]; ok && prev != string(ob) {
 				bad("%s: fingerprint %s shared by a different assignment", at, got.Fingerprint)
 			}
-			fps[got.Fingerprint] = ob.String()
+			fps[got.Fingerprint] = string(ob)
 			// Probes.
 			for _, key := range s.probes {
-				pos, owners := pl(key)
+				pos, owners := pl(h64(r.hash, key), nil)
 				gp := d.Steps[i].Probes[key][r.label]
 				if gp.Position != pos || !slices.Equal(gp.Owners, owners) {
 					bad("%s: probe %q = %d %v, want %d %v", at, key, gp.Position, gp.Owners, pos, owners)
