@@ -118,7 +118,8 @@ type pixels struct {
 
 // anchorScript draws each file (paths, on the server) into a canvas at
 // its natural size, as a page draws an <img> of it, in the scheme now
-// emulated, and reads its pixels. With first (the light scheme, drawn
+// emulated, and reads its pixels (one canvas for all, cleared where
+// each is drawn: a canvas per image drew a third slower). With first (the light scheme, drawn
 // first) it fetches the files' texts in one request (/bundle), loads each
 // as an image of its own bytes (a blob of type image/svg+xml), finds the
 // first pixel that is not opaque and keeps the pixels; without first it
@@ -140,11 +141,13 @@ const anchorScript = `async (paths, first) => {
     window.anchor = {urls: urls.filter(u => u), images, kept: []};
   }
   const {urls, images, kept} = window.anchor;
+  const g = window.anchor.g ||= new OffscreenCanvas(1, 1).getContext('2d', {willReadFrequently: true});
   const out = images.map((im, k) => {
     if (!im) return {Err: 'does not load'};
     const w = im.naturalWidth, h = im.naturalHeight;
     if (!w || !h) return {Err: 'has no size'};
-    const g = new OffscreenCanvas(w, h).getContext('2d', {willReadFrequently: true});
+    if (w > g.canvas.width || h > g.canvas.height) { g.canvas.width = Math.max(w, g.canvas.width); g.canvas.height = Math.max(h, g.canvas.height); }
+    g.clearRect(0, 0, w, h);
     g.drawImage(im, 0, 0);
     const d = g.getImageData(0, 0, w, h).data;
     const r = {W: w, H: h, See: -1, Diff: -1};
