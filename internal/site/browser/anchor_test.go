@@ -118,17 +118,21 @@ type pixels struct {
 
 // anchorScript draws each file (paths, on the server) into a canvas at
 // its natural size, as a page draws an <img> of it, in the scheme now
-// emulated, and reads its pixels (one canvas for all, cleared where
-// each is drawn: a canvas per image drew a third slower). With first (the light scheme, drawn
-// first) it fetches the files' texts in one request (/bundle), loads each
-// as an image of its own bytes (a blob of type image/svg+xml), finds the
-// first pixel that is not opaque and keeps the pixels; without first it
-// draws the same images again, compares their pixels with those kept,
-// looks for a pixel that is not opaque only where they differ (elsewhere
-// the light scheme's answer stands), and lets the images go. It keeps
-// its state apart from embedScript's. Only small results cross to Go.
+// emulated, and reads its pixels (one canvas for all, cleared where each
+// is drawn: a canvas per image drew a third slower). With first (the
+// light scheme, drawn first) it drops the figures that embedScript laid
+// out in the page (switching the scheme with them in it restyled them,
+// at half the anchor's CPU), fetches the files' texts in one request
+// (/bundle), loads each as an image of its own bytes (a blob of type
+// image/svg+xml), finds the first pixel that is not opaque and keeps the
+// pixels; without first it draws the same images again, compares their
+// pixels with those kept, looks for a pixel that is not opaque only where
+// they differ (elsewhere the light scheme's answer stands), and lets the
+// images go. Only small results cross to Go.
 const anchorScript = `async (paths, first) => {
   if (first) {
+    document.body.replaceChildren();
+    delete window.rr;
     const res = await fetch('/bundle', {method: 'POST', body: JSON.stringify(paths)});
     const urls = (await res.json()).map(t => t === null ? null : URL.createObjectURL(new Blob([t], {type: 'image/svg+xml'})));
     const images = await Promise.all(urls.map(async (src) => {
