@@ -20,11 +20,20 @@
 // the page show through no pixel (a whole number of px, covered by one
 // opaque rectangle nothing fades or clips: coverProof); and every text
 // keeps 4.5:1 contrast against the shapes it is drawn on, in each scheme
-// the file is read in. A subtest checks that each of these checks fails
-// on a file of testdata/embed made to break it, and that schemeProof
-// fails each page of testdata/scheme whose dark rules could move
-// something. It is a package of its own so that the chromedp dependency
-// stays out of the other tests.
+// the file is read in. The proofs are sufficient conditions of our
+// choosing, so a pixel anchor checks them against Chromium's own
+// drawing: of each build, the largest file of each kind of figure (the
+// families of file names, numbers written N: step-N-rings.svg,
+// balance.svg, …, read from the site) is drawn as an image into a canvas
+// in the light and the dark scheme, and must have every pixel opaque and
+// the same in both, and the proofs must have said so (where they and the
+// pixels disagree, either way, both are reported). A subtest checks that
+// each of these checks fails on a file of testdata/embed made to break
+// it, drawing every one of those files too (each that breaks the opacity
+// or the scheme sameness of its image must fail its pixels), and that
+// schemeProof fails each page of testdata/scheme whose dark rules could
+// move something. It is a package of its own so that the chromedp
+// dependency stays out of the other tests.
 //
 // The test builds the example scenarios into a temporary folder, or
 // checks the folder that RINGREPORT_SITE names (.ci/run names out/, after
@@ -43,9 +52,12 @@
 // only in its style sheet (all of them: the theme is its colours) is
 // checked as the site's file with its style element replaced, without
 // parsing the rest again. No file of one build is byte for byte one of
-// the other, so none is checked twice. Only small results cross from the
-// browser to Go. Under -short it runs only with RINGREPORT_SITE,
-// which is how .ci/run runs it. It skips when Chromium is not installed,
-// except when CI is set: there it fails, so that CI never silently skips
-// it. CHROMIUM names the browser binary when it is not found on its own.
+// the other, so none is checked twice. The pixel anchor's files, of both
+// builds, come last, in one request, and are loaded as images from their
+// own bytes and drawn into one canvas in each scheme. Only small results
+// cross from the browser to Go. Under -short it runs only with
+// RINGREPORT_SITE, which is how .ci/run runs it. It skips when Chromium
+// is not installed, except when CI is set: there it fails, so that CI
+// never silently skips it. CHROMIUM names the browser binary when it is
+// not found on its own.
 package browser

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -38,11 +39,14 @@ func checkEmbedded(t *testing.T, ctx context.Context, dir, dark string) {
 	defer func() {
 		t.Logf("%d of the dark build's %d figure files checked as the light ones restyled", restyled, all)
 	}()
+	verdicts := map[string]proofVerdict{}
 	for _, name := range scenarioNames(dir, dark) {
 		light := figFiles(t, dir, name, "0/")
-		for _, m := range embedFindings(t, ctx, name, light) {
+		msgs, v := embedFindings(t, ctx, name, light)
+		for _, m := range msgs {
 			t.Error(m)
 		}
+		maps.Copy(verdicts, v)
 		others := figFiles(t, dark, name, "1/")
 		for i := range others {
 			others[i].restyle = i < len(light) && light[i].rel == others[i].rel && restyles(light[i].text, others[i].text)
@@ -51,8 +55,31 @@ func checkEmbedded(t *testing.T, ctx context.Context, dir, dark string) {
 			}
 		}
 		all += len(others)
-		for _, m := range embedFindings(t, ctx, name, others) {
+		msgs, v = embedFindings(t, ctx, name, others)
+		for _, m := range msgs {
 			t.Error("dark build: " + m)
+		}
+		maps.Copy(verdicts, v)
+	}
+	checkAnchor(t, ctx, anchorFiles(t, dir, "0/"), anchorFiles(t, dark, "1/"), verdicts)
+}
+
+// checkAnchor draws the files of the pixel anchor of both builds
+// (anchorFiles) at once and checks their pixels against the proofs'
+// verdicts (anchorFindings); the failures of dark's files start with
+// "dark build: ".
+func checkAnchor(t *testing.T, ctx context.Context, light, dark []figFile, verdicts map[string]proofVerdict) {
+	names := make([]string, 0, len(light)+len(dark))
+	for _, f := range slices.Concat(light, dark) {
+		names = append(names, f.path)
+	}
+	t.Logf("drawn as images in both schemes: %d files: %s", len(names), strings.Join(names, " "))
+	for i, msgs := range anchorFindings(t, ctx, slices.Concat(light, dark), verdicts) {
+		for _, m := range msgs {
+			if i >= len(light) {
+				m = "dark build: " + m
+			}
+			t.Error(m)
 		}
 	}
 }
@@ -222,8 +249,10 @@ const embedScript = `async (paths, first, read, min, restyle) => {
 // embedFindings checks files, the figure files of one scenario (name),
 // with embedScript in the tab's blank page (embedServer.open) read in the
 // light scheme and then, in the same page, in the dark scheme. It
-// returns one message per failure, each starting with the file's path.
-func embedFindings(t *testing.T, ctx context.Context, name string, files []figFile) []string {
+// returns one message per failure, each starting with the file's path,
+// and what the proofs said of each file's image, by its path on the
+// server (for the pixel anchor to check: anchorFindings).
+func embedFindings(t *testing.T, ctx context.Context, name string, files []figFile) ([]string, map[string]proofVerdict) {
 	t.Helper()
 	paths, restyle := make([]string, len(files)), make([]bool, len(files))
 	for i, f := range files {
@@ -232,6 +261,7 @@ func embedFindings(t *testing.T, ctx context.Context, name string, files []figFi
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	var msgs []string
+	verdicts := make(map[string]proofVerdict, len(files))
 	for _, scheme := range []string{"light", "dark"} {
 		read := make([]bool, len(files))
 		for i, f := range files {
@@ -264,9 +294,10 @@ func embedFindings(t *testing.T, ctx context.Context, name string, files []figFi
 				t.Errorf("%s: restyles says %t, but the page restyled it: %t", f.rel, f.restyle, res[i].Restyled)
 			}
 			msgs = append(msgs, figFindings(f.rel, scheme, res[i])...)
+			verdicts[f.path] = verdicts[f.path].and(scheme, res[i])
 		}
 	}
-	return msgs
+	return msgs, verdicts
 }
 
 // figFindings says what is wrong with one file in a scheme.

@@ -16,6 +16,9 @@ package browser
 //     rasters showed);
 //   - coverProof shows that no pixel of it lets the page show through
 //     (what reading the alpha of its raster showed).
+//
+// The pixel anchor (anchor_test.go) still draws a few files, one of each
+// kind of figure, and every catch file, to check that the pixels agree.
 
 // cssPlain is a JavaScript function that returns a CSS text with its
 // escapes decoded and in lower case, so that a search for a function or
