@@ -1,6 +1,8 @@
 package svg
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ringreport/ringreport/internal/sim"
@@ -117,6 +119,19 @@ func transferPanel(c *canvas, res *sim.Result, in, out []int, s scale, y0, gw fl
 			c.text(plotL-5, y+3.5, tickLabel(v, s.step, false), cls("muted"), attr("text-anchor", "end"), attr("font-size", "10"))
 		}
 	}
+	if gw < crowdedBarW {
+		for _, b := range []struct {
+			vals  []int
+			sign  float64
+			color string
+		}{{in, -1, inColor}, {out, 1, outColor}} {
+			if d := columnBars(b.vals, s, mid, gw, b.sign); d != "" {
+				c.path(d, attr("fill", b.color))
+			}
+		}
+		c.line(plotL, mid, figW-12, mid, cls("axis"), attr("stroke-width", "1"))
+		return
+	}
 	labels := gw >= 34
 	for id := range res.Timeline.Nodes {
 		x := plotL + float64(id)*gw
@@ -145,5 +160,44 @@ func transfersCaption(res *sim.Result) string {
 	b.WriteString("Received minus sent is the node's change in keys; a rule that moves only what it must shows bars on the nodes that joined, left or failed and little elsewhere. All panels share one scale.")
 	_, suffix := shortNames(res.Timeline.Nodes)
 	b.WriteString(suffixNote(suffix))
+	return b.String()
+}
+
+// crowdedBarW is the column width under which a panel's bars, a pixel
+// wide at least, would overlap their neighbours (more than about 300
+// nodes): the panel then draws each direction as one outline of pixel
+// columns (columnBars) instead of a rect per node, at a fraction of the
+// bytes.
+const crowdedBarW = 2.0
+
+// columnBars returns the outline of a crowded panel's bars in one
+// direction (sign -1 up from mid, 1 down), or "" when there are none: the
+// plot is cut into pixel columns from plotL, each as tall as the tallest
+// bar of the nodes whose column middles fall in it (a browser paints
+// overlapping bars the same way, the tallest showing), and the outline
+// steps along the columns, one step a run of columns of one height.
+func columnBars(vals []int, s scale, mid, gw, sign float64) string {
+	cols := make([]float64, int(math.Ceil(float64(len(vals))*gw)))
+	drawn := false
+	for id, v := range vals {
+		if h := round1(s.bottom - s.y(float64(v))); v > 0 && h > 0 {
+			p := min(int((float64(id)+0.5)*gw), len(cols)-1)
+			cols[p], drawn = max(cols[p], h), true
+		}
+	}
+	if !drawn {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "M%s %s", num1(plotL), num1(mid))
+	for p := 0; p < len(cols); {
+		e := p + 1
+		for e < len(cols) && cols[e] == cols[p] {
+			e++
+		}
+		fmt.Fprintf(&b, "V%sh%d", num1(mid+sign*cols[p]), e-p)
+		p = e
+	}
+	b.WriteString("V" + num1(mid) + "z")
 	return b.String()
 }
