@@ -79,7 +79,7 @@ func transfersFigure(res *sim.Result) Figure {
 	for r := range res.Rules {
 		c.ruleHead(heads[r], y0+16, 11.5, 11.5)
 		extra := float64(len(heads[r])-1) * headStep
-		transferPanel(c, res, in[r], out[r], s, y0+extra+transferHead+transferPad, gw)
+		transferPanel(c, in[r], out[r], s, y0+extra+transferHead+transferPad, gw)
 		y0 += transferPanelHeight(heads[r])
 	}
 	bottom := panels - 10
@@ -107,7 +107,7 @@ func transferPanelHeight(head []headLine) float64 {
 
 // transferPanel draws one rule's bars with the zero line at y0+half and
 // labels every tick on both sides.
-func transferPanel(c *canvas, res *sim.Result, in, out []int, s scale, y0, gw float64) {
+func transferPanel(c *canvas, in, out []int, s scale, y0, gw float64) {
 	mid := y0 + s.bottom
 	for _, v := range s.ticks() {
 		for _, sign := range []float64{-1, 1} {
@@ -120,20 +120,32 @@ func transferPanel(c *canvas, res *sim.Result, in, out []int, s scale, y0, gw fl
 		}
 	}
 	if gw < crowdedBarW {
-		for _, b := range []struct {
-			vals  []int
-			sign  float64
-			color string
-		}{{in, -1, inColor}, {out, 1, outColor}} {
-			if d := columnBars(b.vals, s, mid, gw, b.sign); d != "" {
-				c.path(d, attr("fill", b.color))
-			}
-		}
-		c.line(plotL, mid, figW-12, mid, cls("axis"), attr("stroke-width", "1"))
-		return
+		columnPanel(c, in, out, s, mid, gw)
+	} else {
+		transferBars(c, in, out, s, mid, gw)
 	}
+	c.line(plotL, mid, figW-12, mid, cls("axis"), attr("stroke-width", "1"))
+}
+
+// columnPanel draws a crowded panel's bars, received up from mid and sent
+// down, as one outline of pixel columns each (columnBars).
+func columnPanel(c *canvas, in, out []int, s scale, mid, gw float64) {
+	for _, b := range []struct {
+		vals  []int
+		sign  float64
+		color string
+	}{{in, -1, inColor}, {out, 1, outColor}} {
+		if d := columnBars(b.vals, s, mid, gw, b.sign); d != "" {
+			c.path(d, attr("fill", b.color))
+		}
+	}
+}
+
+// transferBars draws a panel's bars, a rect a node and direction, labelled
+// with their counts where the columns have room.
+func transferBars(c *canvas, in, out []int, s scale, mid, gw float64) {
 	labels := gw >= 34
-	for id := range res.Timeline.Nodes {
+	for id := range in {
 		x := plotL + float64(id)*gw
 		bw := max(min(gw*0.5, 36), 1)
 		bx, cx := x+(gw-bw)/2, x+gw/2
@@ -150,7 +162,6 @@ func transferPanel(c *canvas, res *sim.Result, in, out []int, s scale, y0, gw fl
 			}
 		}
 	}
-	c.line(plotL, mid, figW-12, mid, cls("axis"), attr("stroke-width", "1"))
 }
 
 func transfersCaption(res *sim.Result) string {
