@@ -46,3 +46,23 @@ func TestShareCaches(t *testing.T) {
 		}
 	}
 }
+
+// TestSharing: Sharing gives a copy of an unshared key set whose caches
+// are one per hash, and leaves the key set's own unshared; a key set that
+// shares already is its own copy.
+func TestSharing(t *testing.T) {
+	own := NewKeySet(KeySpec{Count: 1000}, 9)
+	s := own.Sharing()
+	if s == own || NewKeyCache(s, HashMD5) != NewKeyCache(s, HashMD5) {
+		t.Fatal("Sharing's copy does not share its caches")
+	}
+	if NewKeyCache(own, HashMD5) == NewKeyCache(own, HashMD5) || NewKeyCache(own, HashMD5) == NewKeyCache(s, HashMD5) {
+		t.Fatal("Sharing made the original key set share its caches")
+	}
+	if s.Sharing() != s {
+		t.Fatal("Sharing of a sharing key set is not the key set itself")
+	}
+	if !slices.Equal(s.Pos, own.Pos) || s.Len() != own.Len() {
+		t.Fatal("Sharing's copy holds other keys")
+	}
+}

@@ -125,3 +125,28 @@ func BenchmarkIssueReplay(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRecomputeReplay times ketama over three nodes that a fourth
+// joins and leaves ten times: past the undo logs, every return to an
+// earlier placement recomputes it with a new placer, which reuses the
+// rule's key hashes (keys.KeySet.Sharing) instead of hashing every key
+// with MD5 again: 2.01–2.13 → 0.53–0.55 s a replay here, three
+// interleaved runs each.
+func BenchmarkRecomputeReplay(b *testing.B) {
+	k := 1_000_000
+	var steps []timeline.Step
+	for range 10 {
+		steps = append(steps, add("d"), remove("d"))
+	}
+	b.Run(fmt.Sprintf("rule=ketama/keys=%s/nodes=3/steps=%d", sizeName(k), len(steps)), func(b *testing.B) {
+		s := &Scenario{Name: "bench", Title: "bench", Seed: 1, Keys: keys.KeySpec{Count: k}, Nodes: nodeNames(3),
+			Replicas: 1, Rules: []placer.RuleSpec{{Kind: "ketama"}}, Steps: steps}
+		keySetOf(k)
+		for b.Loop() {
+			if _, err := Replay(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportPerKey(b, k, len(steps))
+	})
+}
